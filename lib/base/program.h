@@ -1,0 +1,31 @@
+// The one helper every program's main uses:
+//
+//   int main(int argc, char *argv[]) {
+//     return nnet3::RunProgram(argc, argv, [&]() -> int {
+//       OptionsRegistry po(kUsage);
+//       ...
+//       po.Read(argc, argv);
+//       if (po.NumArgs() != 2) { po.PrintUsage(); return 1; }
+//       ...
+//       return 0;
+//     });
+//   }
+//
+// It sets the program name used on every log line, runs the body, and turns
+// what escapes it into Kaldi's exit statuses: ExitRequest (from --help or a
+// bad option) → its code; UserError → one `ERROR (...)` line, status 1;
+// InternalError or any other exception → one `ERROR (...)` line, status 2.
+// Also ignores SIGPIPE so that `prog ... | head` ends with a write error
+// instead of a silent kill.
+#ifndef NNET3_BASE_PROGRAM_H_
+#define NNET3_BASE_PROGRAM_H_
+
+#include <functional>
+
+namespace nnet3 {
+
+int RunProgram(int argc, char *argv[], const std::function<int()> &body);
+
+}  // namespace nnet3
+
+#endif  // NNET3_BASE_PROGRAM_H_

@@ -1,0 +1,168 @@
+// CpuBackend: vector-matrix operations, reductions (accumulated in double)
+// and the counter-based random fills.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "base/error.h"
+#include "device/cpu-backend.h"
+#include "device/cpu-loops.h"
+
+namespace nnet3 {
+
+using cpu::CheckView;
+using cpu::RowOf;
+using cpu::SameShape;
+
+namespace {
+
+// A vector argument: a 1 x dim view (an empty vector may have no row).
+void CheckVector(const ConstMatView &v, int32_t dim) {
+  CheckView(v);
+  NNET3_ASSERT(v.cols == dim && (v.rows == 1 || dim == 0));
+}
+
+}  // namespace
+
+// ---- vectors against matrices ----
+
+void CpuBackend::AddVecToRows(float alpha, ConstMatView v, MatView m) {
+  CheckView(m);
+  CheckVector(v, m.cols);
+  for (int32_t r = 0; r < m.rows; r++) {
+    float *y = RowOf(m, r);
+    for (int32_t c = 0; c < m.cols; c++) y[c] += alpha * v.data[c];
+  }
+}
+
+void CpuBackend::AddVecToCols(float alpha, ConstMatView v, MatView m) {
+  CheckView(m);
+  CheckVector(v, m.rows);
+  for (int32_t r = 0; r < m.rows; r++) {
+    float *y = RowOf(m, r);
+    const float add = alpha * v.data[r];
+    for (int32_t c = 0; c < m.cols; c++) y[c] += add;
+  }
+}
+
+void CpuBackend::MulColsVec(ConstMatView v, MatView m) {
+  CheckView(m);
+  CheckVector(v, m.cols);
+  for (int32_t r = 0; r < m.rows; r++) {
+    float *y = RowOf(m, r);
+    for (int32_t c = 0; c < m.cols; c++) y[c] *= v.data[c];
+  }
+}
+
+void CpuBackend::MulRowsVec(ConstMatView v, MatView m) {
+  CheckView(m);
+  CheckVector(v, m.rows);
+  for (int32_t r = 0; r < m.rows; r++) {
+    float *y = RowOf(m, r);
+    const float scale = v.data[r];
+    for (int32_t c = 0; c < m.cols; c++) y[c] *= scale;
+  }
+}
+
+// ---- reductions ----
+
+// Column sums accumulate row by row (contiguous reads) into doubles.
+void CpuBackend::AddRowSumToVec(float alpha, ConstMatView m, float beta,
+                                MatView v) {
+  CheckView(m);
+  CheckVector(v, m.cols);
+  static thread_local std::vector<double> sum;
+  sum.assign(m.cols, 0.0);
+  for (int32_t r = 0; r < m.rows; r++) {
+    const float *x = RowOf(m, r);
+    for (int32_t c = 0; c < m.cols; c++) sum[c] += x[c];
+  }
+  for (int32_t c = 0; c < m.cols; c++) {
+    const double old = beta == 0.0f ? 0.0 : beta * v.data[c];
+    v.data[c] = static_cast<float>(old + alpha * sum[c]);
+  }
+}
+
+void CpuBackend::AddColSumToVec(float alpha, ConstMatView m, float beta,
+                                MatView v) {
+  CheckView(m);
+  CheckVector(v, m.rows);
+  for (int32_t r = 0; r < m.rows; r++) {
+    const float *x = RowOf(m, r);
+    double sum = 0.0;
+    for (int32_t c = 0; c < m.cols; c++) sum += x[c];
+    const double old = beta == 0.0f ? 0.0 : beta * v.data[r];
+    v.data[r] = static_cast<float>(old + alpha * sum);
+  }
+}
+
+double CpuBackend::Sum(ConstMatView m) {
+  CheckView(m);
+  double sum = 0.0;
+  for (int32_t r = 0; r < m.rows; r++) {
+    const float *x = RowOf(m, r);
+    for (int32_t c = 0; c < m.cols; c++) sum += x[c];
+  }
+  return sum;
+}
+
+double CpuBackend::DotProduct(ConstMatView a, ConstMatView b) {
+  CheckView(a);
+  CheckView(b);
+  NNET3_ASSERT(SameShape(a, b));
+  double sum = 0.0;
+  for (int32_t r = 0; r < a.rows; r++) {
+    const float *x = RowOf(a, r), *y = RowOf(b, r);
+    for (int32_t c = 0; c < a.cols; c++)
+      sum += static_cast<double>(x[c]) * y[c];
+  }
+  return sum;
+}
+
+float CpuBackend::Max(ConstMatView m) {
+  CheckView(m);
+  float max = -std::numeric_limits<float>::infinity();
+  for (int32_t r = 0; r < m.rows; r++) {
+    const float *x = RowOf(m, r);
+    for (int32_t c = 0; c < m.cols; c++) max = std::max(max, x[c]);
+  }
+  return max;
+}
+
+float CpuBackend::Min(ConstMatView m) {
+  CheckView(m);
+  float min = std::numeric_limits<float>::infinity();
+  for (int32_t r = 0; r < m.rows; r++) {
+    const float *x = RowOf(m, r);
+    for (int32_t c = 0; c < m.cols; c++) min = std::min(min, x[c]);
+  }
+  return min;
+}
+
+// ---- random fills: element (r, c) uses counter r * cols + c ----
+
+void CpuBackend::RandUniform(uint64_t seed, MatView m) {
+  CheckView(m);
+  for (int32_t r = 0; r < m.rows; r++) {
+    float *y = RowOf(m, r);
+    const uint64_t base = static_cast<uint64_t>(r) * m.cols;
+    for (int32_t c = 0; c < m.cols; c++)
+      y[c] = UniformFromBits(RandomBits(seed, base + c));
+  }
+}
+
+void CpuBackend::RandGaussian(uint64_t seed, MatView m) {
+  CheckView(m);
+  for (int32_t r = 0; r < m.rows; r++) {
+    float *y = RowOf(m, r);
+    const uint64_t base = static_cast<uint64_t>(r) * m.cols;
+    for (int32_t c = 0; c < m.cols; c++) {
+      const uint64_t k = base + c;
+      y[c] = GaussianFromBits(RandomBits(seed, 2 * k),
+                              RandomBits(seed, 2 * k + 1));
+    }
+  }
+}
+
+}  // namespace nnet3

@@ -1,0 +1,117 @@
+// The CPU backend: the reference implementation of the Backend table, on
+// OpenBLAS for matrix products and plain row-major loops for everything else.
+//
+//   std::unique_ptr<Backend> cpu = std::make_unique<CpuBackend>();
+//
+// Device memory is host memory here (64-byte aligned), so this backend reads
+// index vectors and row-pointer lists directly; code above lib/device must
+// still treat that memory as opaque. Sums and dot products accumulate in
+// double; softmax and log-softmax subtract the row maximum first. Shape
+// mismatches are InternalErrors (the matrix layer checks user-visible shapes).
+// The implementation is split by concept: cpu-backend.cc (memory, copies,
+// whole-matrix operations, GEMM), cpu-backend-rows.cc (index and pointer
+// gathers/scatters), cpu-backend-math.cc (elementwise functions, their
+// derivatives, softmax), cpu-backend-reduce.cc (vector-matrix operations,
+// reductions, random fills); cpu-loops.h holds the shared loop templates.
+#ifndef NNET3_DEVICE_CPU_BACKEND_H_
+#define NNET3_DEVICE_CPU_BACKEND_H_
+
+#include <string>
+
+#include "device/backend.h"
+
+namespace nnet3 {
+
+class CpuBackend : public Backend {
+ public:
+  std::string Name() const override { return "cpu"; }
+  bool IsGpu() const override { return false; }
+
+  void *Allocate(size_t bytes) override;
+  void Free(void *ptr) override;
+  void Synchronize() override {}
+
+  void CopyFromHost(const void *host_src, void *dev_dst, size_t bytes) override;
+  void CopyToHost(const void *dev_src, void *host_dst, size_t bytes) override;
+  void CopyDeviceToDevice(const void *dev_src, void *dev_dst,
+                          size_t bytes) override;
+  void CopyFromHost2D(const float *host_src, int32_t host_stride,
+                      MatView dst) override;
+  void CopyToHost2D(ConstMatView src, float *host_dst,
+                    int32_t host_stride) override;
+
+  void SetConst(MatView m, float value) override;
+  void CopyMat(float alpha, ConstMatView src, Trans trans,
+               MatView dst) override;
+  void AddMat(float alpha, ConstMatView src, Trans trans, MatView dst) override;
+  void Scale(float alpha, MatView m) override;
+  void AddConst(float value, MatView m) override;
+  void Gemm(float alpha, ConstMatView a, Trans trans_a, ConstMatView b,
+            Trans trans_b, float beta, MatView c) override;
+
+  void CopyRows(float alpha, ConstMatView src, const int32_t *idx,
+                MatView dst) override;
+  void AddRows(float alpha, ConstMatView src, const int32_t *idx,
+               MatView dst) override;
+  void CopyToRows(ConstMatView src, const int32_t *idx, MatView dst) override;
+  void AddToRows(float alpha, ConstMatView src, const int32_t *idx,
+                 MatView dst) override;
+  void CopyRowsFromPtrs(float alpha, const float *const *ptrs,
+                        MatView dst) override;
+  void AddRowsFromPtrs(float alpha, const float *const *ptrs,
+                       MatView dst) override;
+  void CopyToRowPtrs(ConstMatView src, float *const *ptrs) override;
+  void AddToRowPtrs(float alpha, ConstMatView src, float *const *ptrs) override;
+  void AddRowRanges(float alpha, ConstMatView src, const int32_t *ranges,
+                    MatView dst) override;
+
+  void Apply(Func f, ConstMatView in, MatView out) override;
+  void ApplyPow(float power, ConstMatView in, MatView out) override;
+  void Clamp(float lower, float upper, ConstMatView in, MatView out) override;
+  void MulElements(ConstMatView src, MatView dst) override;
+  void DivElements(ConstMatView src, MatView dst) override;
+  void MaxElements(ConstMatView src, MatView dst) override;
+  void MinElements(ConstMatView src, MatView dst) override;
+  void AddMatMatElements(float alpha, ConstMatView a, ConstMatView b,
+                         float beta, MatView dst) override;
+
+  void DiffSigmoid(ConstMatView y, ConstMatView out_deriv,
+                   MatView in_deriv) override;
+  void DiffTanh(ConstMatView y, ConstMatView out_deriv,
+                MatView in_deriv) override;
+  void DiffRelu(ConstMatView y, ConstMatView out_deriv,
+                MatView in_deriv) override;
+
+  void SoftmaxRows(ConstMatView in, MatView out) override;
+  void LogSoftmaxRows(ConstMatView in, MatView out) override;
+  void DiffSoftmax(ConstMatView y, ConstMatView out_deriv,
+                   MatView in_deriv) override;
+  void DiffLogSoftmax(ConstMatView y, ConstMatView out_deriv,
+                      MatView in_deriv) override;
+
+  void AddVecToRows(float alpha, ConstMatView v, MatView m) override;
+  void AddVecToCols(float alpha, ConstMatView v, MatView m) override;
+  void MulColsVec(ConstMatView v, MatView m) override;
+  void MulRowsVec(ConstMatView v, MatView m) override;
+
+  void AddRowSumToVec(float alpha, ConstMatView m, float beta,
+                      MatView v) override;
+  void AddColSumToVec(float alpha, ConstMatView m, float beta,
+                      MatView v) override;
+  double Sum(ConstMatView m) override;
+  double DotProduct(ConstMatView a, ConstMatView b) override;
+  float Max(ConstMatView m) override;
+  float Min(ConstMatView m) override;
+
+  void RandUniform(uint64_t seed, MatView m) override;
+  void RandGaussian(uint64_t seed, MatView m) override;
+
+ private:
+  // Gemm when op(A) has one row or op(B) one column: sgemv.
+  void GemvProduct(float alpha, ConstMatView a, Trans trans_a, ConstMatView b,
+                   Trans trans_b, float beta, MatView c);
+};
+
+}  // namespace nnet3
+
+#endif  // NNET3_DEVICE_CPU_BACKEND_H_

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what the build needs (Debian packages) when missing, configures
+# build/ and builds. Idempotent: a second run with nothing changed takes
+# seconds. Usage: scripts/setup.sh [extra meson options for a new build/]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(meson ninja-build pkg-config g++ libopenblas-dev libcli11-dev
+          libspdlog-dev catch2 python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+    missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >&2
+fi
+
+if [ ! -f build/build.ninja ]; then
+  meson setup build --buildtype=release "$@" >&2
+fi
+ninja -C build -j"$(nproc)" >&2

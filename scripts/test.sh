@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Runs set-up (install, configure, build), then every test suite; prints the
+# logs of failing tests and ends with one line "N passed, N failed" counting
+# test cases: each Catch2 test case, and each other test program (the
+# command-line scripts) as one.
+# Exit status is non-zero when anything failed. Usage: scripts/test.sh
+# [meson test options, e.g. --suite unit].
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+if ! scripts/setup.sh; then
+  echo "setup or build failed"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+meson test -C build --print-errorlogs --num-processes "$(nproc)" "$@"
+status=$?
+
+# meson's summary is not a line CI recognises; count from its JSON log.
+python3 - build/meson-logs/testlog.json <<'PY'
+import json, re, sys
+passed = failed = skipped = 0
+for line in open(sys.argv[1]):
+    t = json.loads(line)
+    result = t.get("result", "")
+    out = t.get("stdout", "") or ""
+    # A Catch2 executable counts its test cases; anything else counts one.
+    ok_all = re.search(r"All tests passed \(\d+ assertions? in (\d+) test cases?\)", out)
+    summary = re.search(r"^test cases:([^\n]*)", out, re.M)
+    if ok_all and result == "OK":
+        passed += int(ok_all.group(1))
+    elif summary:
+        p = re.search(r"(\d+) passed", summary.group(1))
+        f = re.search(r"(\d+) failed", summary.group(1))
+        passed += int(p.group(1)) if p else 0
+        failed += max(int(f.group(1)) if f else 0, 1 if result != "OK" else 0)
+    elif result == "SKIP":
+        skipped += 1
+    elif result in ("OK", "EXPECTEDFAIL"):
+        passed += 1
+    else:
+        failed += 1  # crashed, timed out, or a failing script
+line = f"{passed} passed, {failed} failed"
+if skipped:
+    line += f", {skipped} skipped"
+print(line)
+sys.exit(1 if failed else 0)
+PY
+count_status=$?
+if [ $status -ne 0 ] || [ $count_status -ne 0 ]; then exit 1; fi
+exit 0

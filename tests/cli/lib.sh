@@ -1,0 +1,50 @@
+# Helpers for command-line tests. Source it after setting BIN and DATA:
+#   BIN=$1 DATA=$2; . "$(dirname "$0")/lib.sh"
+# Each check prints what failed and sets failures; end the script with `finish`.
+set -u
+export PATH="$BIN:$PATH"
+failures=0
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+cd "$TMP" || exit 99
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect_ok NAME CMD...: the command (run by bash -c) exits 0.
+expect_ok() {
+  local name=$1; shift
+  if ! bash -c "$*" > "$TMP/out" 2> "$TMP/err"; then
+    fail "$name: expected success: $*"; sed 's/^/  stderr: /' "$TMP/err" | tail -5
+  fi
+}
+
+# expect_error NAME REGEX CMD...: exit status 1, exactly one ERROR line on
+# stderr, matching REGEX (grep -E), and no crash.
+expect_error() {
+  local name=$1 pattern=$2; shift 2
+  bash -c "$*" > "$TMP/out" 2> "$TMP/err"
+  local status=$?
+  local n
+  n=$(grep -c '^ERROR (' "$TMP/err")
+  if [ "$status" -ne 1 ]; then
+    fail "$name: expected exit 1, got $status: $*"; sed 's/^/  stderr: /' "$TMP/err" | tail -5
+  elif [ "$n" -ne 1 ]; then
+    fail "$name: expected one ERROR line, got $n"; sed 's/^/  stderr: /' "$TMP/err" | tail -5
+  elif ! grep '^ERROR (' "$TMP/err" | grep -Eq -- "$pattern"; then
+    fail "$name: ERROR line does not match /$pattern/"; grep '^ERROR (' "$TMP/err" | sed 's/^/  /'
+  fi
+}
+
+# same_file NAME A B: byte-identical.
+same_file() {
+  cmp -s "$2" "$3" || fail "$1: $2 and $3 differ"
+}
+
+finish() {
+  if [ "$failures" -gt 0 ]; then
+    echo "$failures check(s) failed"
+    exit 1
+  fi
+  echo "all checks passed"
+  exit 0
+}
