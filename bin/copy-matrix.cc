@@ -78,11 +78,7 @@ int main(int argc, char *argv[]) {
       return 1;
     }
     std::string in = po.GetArg(1), out = po.GetArg(2);
-    bool in_is_table = IsRspecifier(in), out_is_table = IsWspecifier(out);
-    if (in_is_table != out_is_table)
-      NNET3_ERR << "Cannot mix archives/scripts with regular files: '" << in
-                << "' and '" << out << "'";
-    if (!in_is_table) {
+    if (!IsTableCopy(in, out)) {
       Matrix m;
       ReadKaldiObject(in, &m);
       opts.Transform(&m);

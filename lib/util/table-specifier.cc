@@ -3,6 +3,7 @@
 #include <cctype>
 #include <vector>
 
+#include "base/error.h"
 #include "base/text-utils.h"
 
 namespace nnet3 {
@@ -126,6 +127,15 @@ bool IsRspecifier(const std::string &arg) {
 bool IsWspecifier(const std::string &arg) {
   return ClassifyWspecifier(arg, nullptr, nullptr, nullptr) !=
          WspecifierType::kNoWspecifier;
+}
+
+bool IsTableCopy(const std::string &in, const std::string &out) {
+  bool in_is_table = IsRspecifier(in), out_is_table = IsWspecifier(out);
+  if (in_is_table != out_is_table)
+    NNET3_ERR << "Cannot mix archives/scripts with regular files: '" << in
+              << "' and '" << out << "' (use e.g. ark:in.ark ark:out.ark, "
+              << "or in.mat out.mat)";
+  return in_is_table;
 }
 
 }  // namespace nnet3

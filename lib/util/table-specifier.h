@@ -75,6 +75,11 @@ RspecifierType ClassifyRspecifier(const std::string &rspecifier,
 bool IsRspecifier(const std::string &arg);
 bool IsWspecifier(const std::string &arg);
 
+// For programs that copy either a table or one object (copy-matrix,
+// copy-feats): true if `in` is an rspecifier and `out` a wspecifier, false
+// if both are plain rx/wxfilenames; a UserError naming both if mixed.
+bool IsTableCopy(const std::string &in, const std::string &out);
+
 }  // namespace nnet3
 
 #endif  // NNET3_UTIL_TABLE_SPECIFIER_H_
