@@ -3,7 +3,10 @@
 #include <string>
 
 #include "base/options.h"
+#include "base/error.h"
+#include "base/log.h"
 #include "base/program.h"
+#include "compile/nnet-context.h"
 #include "nnet/nnet.h"
 #include "util/kaldi-io.h"
 
@@ -11,8 +14,10 @@ namespace {
 
 const char *const kUsage =
     "Print human-readable information about a raw nnet3 neural network to\n"
-    "the standard output: the number of parameters, the modulus, the node\n"
-    "config lines with their dimensions and one line per component.\n"
+    "the standard output: for simple networks (input 'input', output\n"
+    "'output', maybe 'ivector') first the left and right context, then the\n"
+    "number of parameters, the modulus, the node config lines with their\n"
+    "dimensions and one line per component.\n"
     "\n"
     "Usage:  nnet3-info [options] <raw-nnet>\n"
     "e.g.:\n"
@@ -33,6 +38,18 @@ int main(int argc, char *argv[]) {
     }
     Nnet nnet;
     ReadKaldiObject(po.GetArg(1), &nnet);
+    if (IsSimpleNnet(nnet)) {
+      // As Kaldi's Info(); a context that cannot be found (unbounded
+      // recurrence) should not stop the rest of the summary.
+      try {
+        int32_t left = 0, right = 0;
+        ComputeSimpleNnetContext(nnet, &left, &right);
+        std::cout << "left-context: " << left << "\n"
+                  << "right-context: " << right << "\n";
+      } catch (const UserError &e) {
+        NNET3_WARN << e.what();
+      }
+    }
     std::cout << nnet.Info() << std::flush;
     return 0;
   });

@@ -1,0 +1,113 @@
+// What nnet3-compile-info shows: one request compiled, with its graph,
+// steps, computation, statistics (commands by type, matrix memory) and the
+// time each compilation stage took, as text, JSON or a Graphviz digraph.
+//
+//   CompileInfoOptions opts;  opts.Register(&po);  po.Read(argc, argv);
+//   CompileInfoShow show = ParseCompileInfoShow(opts);   // UserError if bad
+//   ComputationRequest request;
+//   BuildCompileInfoRequest(nnet, opts, &request);
+//   CompileInfo info;
+//   CompileForInfo(nnet, request, opts.use_shortcut, &info);
+//   PrintCompileInfo(nnet, info, show, std::cout);
+//
+// The request (no egs): sequences n = 0..num_sequences-1, n-major; output
+// frames 0..frames-1 or the inclusive --output-range; input frames the
+// output frames widened by the network's context (ComputeSimpleNnetContext)
+// plus the extra context (which may be negative, making the request not
+// computable); an "ivector" input at (n, 0, 0) if the network has one.
+//
+// Stages are timed around public calls: "compile" is the Compiler's whole
+// CreateComputation; "graph" (ComputationGraphBuilder Compute + Prune) and
+// "steps" (phases + steps) are then run again on their own, and
+// "commands" is compile - graph - steps (at least 0); "expand" is
+// ExpandComputation when the shortcut is used. With the shortcut the
+// Compiler compiles the two-sequence mini request, so the graph, the steps
+// and their counts are those of the mini request; the computation, its
+// commands and memory are those of the full request.
+#ifndef NNET3_COMPILE_COMPILE_INFO_H_
+#define NNET3_COMPILE_COMPILE_INFO_H_
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "compile/computation-graph.h"
+#include "compile/computation-request.h"
+#include "compile/nnet-computation.h"
+#include "nnet/nnet.h"
+
+namespace nnet3 {
+
+class OptionsRegistry;
+
+struct CompileInfoOptions {
+  int32_t num_sequences = 1;
+  int32_t frames = 1;
+  std::string output_range;  // "a:b", inclusive; overrides frames
+  int32_t extra_left_context = 0;
+  int32_t extra_right_context = 0;
+  bool need_model_derivative = false;
+  bool input_deriv = false;   // derivative w.r.t. "input"
+  bool output_deriv = false;  // a derivative will be supplied for "output"
+  bool store_component_stats = false;
+  bool use_shortcut = true;  // --compiler.use-shortcut
+  std::string show = "stats,computation";
+  std::string format = "text";  // text, json or dot
+  void Register(OptionsRegistry *opts);
+};
+
+struct CompileInfoShow {
+  bool request = false, graph = false, steps = false, computation = false,
+       stats = false;
+  enum Format { kText, kJson, kDot } format = kText;
+};
+
+// Parses opts.show and opts.format; UserError naming the bad item.
+CompileInfoShow ParseCompileInfoShow(const CompileInfoOptions &opts);
+
+// The request described in the file comment. UserError if the network is
+// not simple or an option is out of range.
+void BuildCompileInfoRequest(const Nnet &nnet, const CompileInfoOptions &opts,
+                             ComputationRequest *request);
+
+struct CompileInfoStats {
+  bool used_shortcut = false;
+  int32_t num_n_values = 0;  // of the full request, when used_shortcut
+  int64_t num_cindexes = 0;
+  int64_t num_steps = 0;
+  std::vector<int64_t> commands_by_type;  // kNumCommandTypes entries
+  int64_t num_commands = 0;
+  int64_t num_matrices = 0;     // not counting the empty matrix 0
+  int64_t num_submatrices = 0;  // not counting submatrix 0
+  int64_t total_memory_bytes = 0;  // all matrices, 4 bytes per element
+  int64_t peak_memory_bytes = 0;   // GetMaxMemoryUse
+  double seconds_graph = 0.0, seconds_steps = 0.0, seconds_commands = 0.0,
+         seconds_expand = 0.0, seconds_compile = 0.0;
+};
+
+struct CompileInfo {
+  ComputationRequest request;           // as asked
+  ComputationRequest compiled_request;  // the mini request with the shortcut
+  ComputationGraph graph;               // of compiled_request, after steps
+  std::vector<std::vector<int32_t>> steps;  // cindex_ids of graph
+  NnetComputation computation;          // final, with debug info
+  // The Compiler's output before expansion (only with the shortcut): its
+  // matrices are those of `computation`, with the mini request's rows.
+  NnetComputation mini_computation;
+  CompileInfoStats stats;
+};
+
+// Compiles `request` (with the shortcut when allowed and possible) and
+// fills *info. The Compiler's UserError if an output is not computable.
+void CompileForInfo(const Nnet &nnet, const ComputationRequest &request,
+                    bool use_shortcut, CompileInfo *info);
+
+// Writes what `show` asks for in its format (see nnet3-compile-info's
+// usage text). For dot, `show` only chooses the format.
+void PrintCompileInfo(const Nnet &nnet, const CompileInfo &info,
+                      const CompileInfoShow &show, std::ostream &os);
+
+}  // namespace nnet3
+
+#endif  // NNET3_COMPILE_COMPILE_INFO_H_

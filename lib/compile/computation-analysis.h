@@ -1,0 +1,177 @@
+// Analysis of an NnetComputation (Kaldi's nnet-analyze; reference 9.3):
+// which parts of which matrices each command reads and writes, in which
+// order, and when each matrix lives. The checker uses it to prove a compiled
+// computation sound; the optimizer uses it to decide what it may change.
+//
+//   Analyzer a;
+//   a.Init(nnet, computation);
+//   a.command_attributes[c].variables_read;   // what command c reads
+//   a.variable_accesses[v];                    // who touches variable v
+//   a.matrix_accesses[m].allocate_command;     // when matrix m lives
+//   int64_t bytes = GetMaxMemoryUse(computation);
+//
+// Variables: each matrix is cut at every row and every column boundary that
+// any of its submatrices has; each resulting rectangle is a variable, so
+// every submatrix is exactly a set of whole variables and two submatrices
+// overlap exactly when they share a variable.
+//
+// Access semantics (ComputeCommandAttributes): a command that sets every
+// element of a submatrix writes its variables (kSetConst, kMatrixCopy,
+// kCopyRows and kCopyRowsMulti — whose -1 rows are zeroed —, a Propagate
+// without kPropagateAdds, a Backprop's in-deriv without kBackpropAdds,
+// kAcceptInput, kDecompressMatrix); one that adds to it reads and writes them
+// (kMatrixAdd, kAddRows, kAddRowsMulti, kAddRowRanges, kPropagateAdds /
+// kBackpropAdds outputs, the destinations of kCopyToRowsMulti and
+// kAddToRowsMulti, which need not cover every row, kCompressMatrix); sources
+// are read (kProvideOutput reads its matrix; Backprop reads in-value /
+// out-value only when the component's kBackpropNeedsInput /
+// kBackpropNeedsOutput say so, and always out-deriv). At the matrix level a
+// write to part of a matrix also counts as a read of the matrix, since the
+// rest of it is kept. kAllocMatrix, kDeallocMatrix and kSwapMatrix access no
+// variables (they leave contents undefined); they are recorded as the
+// allocation and deallocation of matrices instead. A kBackprop of an
+// updatable component and a kPropagate that stores stats have side effects.
+//
+// Indexes in the computation are assumed valid (ComputationChecker checks
+// them before analysing); a matrix allocated or deallocated twice is an
+// InternalError here.
+#ifndef NNET3_COMPILE_COMPUTATION_ANALYSIS_H_
+#define NNET3_COMPILE_COMPUTATION_ANALYSIS_H_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compile/nnet-computation.h"
+#include "nnet/nnet.h"
+
+namespace nnet3 {
+
+enum AccessType { kReadAccess, kWriteAccess, kReadWriteAccess };
+
+// What one command touches. All vectors are sorted and unique.
+struct CommandAttributes {
+  std::vector<int32_t> variables_read;
+  std::vector<int32_t> variables_written;
+  std::vector<int32_t> submatrices_read;
+  std::vector<int32_t> submatrices_written;
+  std::vector<int32_t> matrices_read;
+  std::vector<int32_t> matrices_written;
+  // True if the command does something beyond writing its outputs (updates
+  // the model, stores stats), so it may not be removed even if nothing
+  // reads what it writes.
+  bool has_side_effects = false;
+};
+
+class ComputationVariables {
+ public:
+  // Sets up the variables of `computation` (whose submatrices must be
+  // valid).
+  void Init(const NnetComputation &computation);
+
+  // Appends the variables making up submatrix `s` (s > 0), in increasing
+  // order.
+  void AppendVariablesForSubmatrix(int32_t submatrix_index,
+                                   std::vector<int32_t> *variables) const;
+  // Appends all variables of matrix `m` (m > 0), in increasing order.
+  void AppendVariablesForMatrix(int32_t matrix_index,
+                                std::vector<int32_t> *variables) const;
+  // Records in `ca` an access of submatrix `s` (nothing for s == 0):
+  // variables, the submatrix and its matrix go to the read and/or written
+  // lists; a write to part of a matrix also adds the matrix to
+  // matrices_read. The lists are not re-sorted; ComputeCommandAttributes
+  // sorts them.
+  void RecordAccessForSubmatrix(int32_t submatrix_index, AccessType access_type,
+                                CommandAttributes *ca) const;
+
+  int32_t NumVariables() const { return num_variables_; }
+  int32_t GetMatrixForVariable(int32_t variable) const;
+  // The rectangle of the variable, as a submatrix of its matrix.
+  NnetComputation::SubMatrixInfo VariableInfo(int32_t variable) const;
+  // "m3(0:9, 10:19)" (inclusive ranges, ':' for all rows / columns).
+  std::string DescribeVariable(int32_t variable) const;
+
+ private:
+  // Sorted boundaries per matrix, each including 0 and the matrix size.
+  std::vector<std::vector<int32_t>> row_split_points_;
+  std::vector<std::vector<int32_t>> column_split_points_;
+  // First variable of each matrix; a matrix's variables are numbered
+  // row-block-major (first + row_block * num_column_blocks + column_block).
+  // Has num_matrices + 1 entries.
+  std::vector<int32_t> matrix_to_variable_index_;
+  std::vector<int32_t> submatrix_to_matrix_;
+  std::vector<bool> submatrix_is_whole_matrix_;
+  std::vector<std::vector<int32_t>> variables_for_submatrix_;
+  std::vector<int32_t> variable_to_matrix_;
+  int32_t num_variables_ = 0;
+};
+
+// One touch of a variable or matrix by a command.
+struct Access {
+  int32_t command_index = -1;
+  AccessType access_type = kReadAccess;
+  Access() = default;
+  Access(int32_t c, AccessType t) : command_index(c), access_type(t) {}
+  bool operator<(const Access &o) const {
+    return command_index < o.command_index;
+  }
+};
+
+// The lifetime and uses of one matrix.
+struct MatrixAccesses {
+  // The kAllocMatrix, kSwapMatrix (as arg1) or first kAcceptInput command
+  // that makes the matrix exist; -1 if none.
+  int32_t allocate_command = -1;
+  // The kDeallocMatrix or kSwapMatrix (as arg2) command that ends it; -1 if
+  // none (outputs stay allocated for the user).
+  int32_t deallocate_command = -1;
+  // Commands that read or write the matrix's contents, in command order.
+  std::vector<Access> accesses;
+  bool is_input = false;   // written by kAcceptInput
+  bool is_output = false;  // read by kProvideOutput
+};
+
+// The submatrices named by an indexes_multi list (the -1 entries left out),
+// sorted and unique.
+void IndexesMultiToSubmatrixIndexes(
+    const std::vector<std::pair<int32_t, int32_t>> &indexes_multi,
+    std::vector<int32_t> *submatrix_indexes);
+
+// One CommandAttributes per command (semantics in the file comment).
+void ComputeCommandAttributes(const Nnet &nnet,
+                              const NnetComputation &computation,
+                              const ComputationVariables &variables,
+                              std::vector<CommandAttributes> *attributes);
+
+// For each variable, its accesses in command order (one per command; a
+// command that reads and writes it gives kReadWriteAccess).
+void ComputeVariableAccesses(
+    const ComputationVariables &variables,
+    const std::vector<CommandAttributes> &command_attributes,
+    std::vector<std::vector<Access>> *variable_accesses);
+
+// For each matrix (entry 0 unused), its lifetime and accesses.
+void ComputeMatrixAccesses(
+    const Nnet &nnet, const NnetComputation &computation,
+    const ComputationVariables &variables,
+    const std::vector<CommandAttributes> &command_attributes,
+    std::vector<MatrixAccesses> *matrix_accesses);
+
+// All of the above for one computation.
+struct Analyzer {
+  ComputationVariables variables;
+  std::vector<CommandAttributes> command_attributes;
+  std::vector<std::vector<Access>> variable_accesses;
+  std::vector<MatrixAccesses> matrix_accesses;
+  void Init(const Nnet &nnet, const NnetComputation &computation);
+};
+
+// Peak bytes of matrices allocated at once while the commands run in order
+// (4 bytes per element; kAcceptInput allocates, kProvideOutput does not
+// free; compressed matrices count their compressed size).
+int64_t GetMaxMemoryUse(const NnetComputation &computation);
+
+}  // namespace nnet3
+
+#endif  // NNET3_COMPILE_COMPUTATION_ANALYSIS_H_

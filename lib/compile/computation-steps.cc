@@ -1,0 +1,274 @@
+#include "compile/computation-steps.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "base/error.h"
+#include "compile/nnet-graph.h"
+
+namespace nnet3 {
+
+namespace {
+
+// Whether each epoch (numbered as in ComputeComputationPhases: 0 for the
+// supplied inputs, node_to_epoch + 1 for the rest) is "trivial": no cindex
+// in it can depend on another in it, except a component on its own
+// component-input node, whose cindexes the steps code never uses directly.
+void ComputeEpochIsTrivial(const Nnet &nnet,
+                           const std::vector<int32_t> &node_to_epoch,
+                           int32_t num_epochs, std::vector<bool> *trivial) {
+  DirectedGraph graph;
+  NnetToDirectedGraph(nnet, &graph);
+  trivial->assign(num_epochs, true);
+  for (int32_t a = 0; a < nnet.NumNodes(); a++)
+    for (int32_t b : graph[a]) {
+      if (node_to_epoch[a] != node_to_epoch[b]) continue;
+      if (nnet.IsComponentInputNode(a) && b == a + 1) continue;
+      (*trivial)[node_to_epoch[a] + 1] = false;
+    }
+}
+
+// Appends the phases of one epoch to *phases. `phase_of` (-1 = not yet)
+// is shared across epochs.
+void ComputePhasesForEpoch(
+    const std::vector<int32_t> &epoch, bool trivial,
+    const std::vector<std::vector<int32_t>> &deps_subset,
+    const std::vector<std::vector<int32_t>> &users_subset,
+    std::vector<int32_t> *phase_of, std::vector<std::vector<int32_t>> *phases) {
+  if (epoch.empty()) return;
+  if (trivial) {
+    phases->push_back(epoch);
+    return;
+  }
+  std::vector<int32_t> this_phase, candidates;
+  for (int32_t c : epoch)
+    if (deps_subset[c].empty()) this_phase.push_back(c);
+  size_t num_done = 0;
+  while (!this_phase.empty()) {
+    const int32_t phase_index = static_cast<int32_t>(phases->size());
+    for (int32_t c : this_phase) (*phase_of)[c] = phase_index;
+    num_done += this_phase.size();
+    candidates.clear();
+    for (int32_t c : this_phase)
+      candidates.insert(candidates.end(), users_subset[c].begin(),
+                        users_subset[c].end());
+    phases->push_back(std::move(this_phase));
+    this_phase.clear();
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()),
+                     candidates.end());
+    for (int32_t c : candidates) {
+      if ((*phase_of)[c] >= 0) continue;
+      bool ready = true;
+      for (int32_t d : deps_subset[c])
+        if ((*phase_of)[d] < 0) {
+          ready = false;
+          break;
+        }
+      if (ready) this_phase.push_back(c);
+    }
+  }
+  if (num_done != epoch.size())
+    NNET3_INTERNAL_ERR << "The computation has a cycle at the cindex level "
+                          "(some value would depend on itself)";
+}
+
+}  // namespace
+
+void ComputeComputationPhases(const Nnet &nnet, const ComputationGraph &graph,
+                              std::vector<std::vector<int32_t>> *phases) {
+  std::vector<int32_t> node_to_epoch;
+  ComputeNnetComputationEpochs(nnet, &node_to_epoch);
+  int32_t num_epochs = 1;
+  for (int32_t e : node_to_epoch) num_epochs = std::max(num_epochs, e + 2);
+  const int32_t num_cindex_ids = static_cast<int32_t>(graph.cindexes.size());
+  std::vector<int32_t> cindex_epoch(num_cindex_ids);
+  std::vector<std::vector<int32_t>> epochs(num_epochs);
+  for (int32_t c = 0; c < num_cindex_ids; c++) {
+    int32_t e =
+        graph.is_input[c] ? 0 : node_to_epoch[graph.cindexes[c].first] + 1;
+    cindex_epoch[c] = e;
+    epochs[e].push_back(c);
+  }
+  std::vector<bool> trivial;
+  ComputeEpochIsTrivial(nnet, node_to_epoch, num_epochs, &trivial);
+
+  // Dependencies inside the same epoch, and their reverse.
+  std::vector<std::vector<int32_t>> deps_subset(num_cindex_ids),
+      users_subset(num_cindex_ids);
+  for (int32_t c = 0; c < num_cindex_ids; c++)
+    for (int32_t d : graph.dependencies[c])
+      if (cindex_epoch[d] == cindex_epoch[c]) {
+        deps_subset[c].push_back(d);
+        users_subset[d].push_back(c);
+      }
+  phases->clear();
+  std::vector<int32_t> phase_of(num_cindex_ids, -1);
+  for (int32_t e = 0; e < num_epochs; e++)
+    ComputePhasesForEpoch(epochs[e], trivial[e], deps_subset, users_subset,
+                          &phase_of, phases);
+}
+
+namespace {
+
+class ComputationStepsComputer {
+ public:
+  ComputationStepsComputer(const Nnet &nnet, const ComputationRequest &request,
+                           ComputationGraph *graph,
+                           std::vector<std::vector<int32_t>> *steps)
+      : nnet_(nnet), request_(request), graph_(graph), steps_(steps) {}
+
+  void Compute(const std::vector<std::vector<int32_t>> &phases) {
+    steps_->clear();
+    locations_.assign(graph_->cindexes.size(), -1);
+    AddIoSteps(request_.inputs);
+    for (const std::vector<int32_t> &phase : phases) {
+      std::vector<Cindex> cindexes;
+      cindexes.reserve(phase.size());
+      for (int32_t c : phase)
+        if (!graph_->is_input[c]) cindexes.push_back(graph_->cindexes[c]);
+      std::sort(cindexes.begin(), cindexes.end());
+      for (size_t begin = 0, end; begin < cindexes.size(); begin = end) {
+        for (end = begin + 1; end < cindexes.size() &&
+                              cindexes[end].first == cindexes[begin].first;
+             end++) {
+        }
+        ProcessSubPhase(std::vector<Cindex>(cindexes.begin() + begin,
+                                            cindexes.begin() + end));
+      }
+    }
+    AddIoSteps(request_.outputs);
+    for (size_t c = 0; c < graph_->cindexes.size(); c++)
+      if (locations_[c] < 0)
+        NNET3_INTERNAL_ERR << "Cindex "
+                           << CindexToString(graph_->cindexes[c],
+                                             nnet_.GetNodeNames())
+                           << " was not assigned to any step";
+  }
+
+ private:
+  int32_t GetId(const Cindex &cindex) const {
+    int32_t id = graph_->GetCindexId(cindex);
+    NNET3_ASSERT(id != -1);
+    return id;
+  }
+  // Adds `cindex` to the graph if absent (not an input, with `dep` as its
+  // only dependency if dep >= 0).
+  int32_t GetOrAddId(const Cindex &cindex, int32_t dep) {
+    bool is_new;
+    int32_t id = graph_->GetCindexId(cindex, false, &is_new);
+    if (is_new && dep >= 0) graph_->dependencies[id].push_back(dep);
+    return id;
+  }
+  void AddStep(std::vector<int32_t> ids) {
+    const int32_t step = static_cast<int32_t>(steps_->size());
+    if (locations_.size() < graph_->cindexes.size())
+      locations_.resize(graph_->cindexes.size(), -1);
+    for (int32_t id : ids) locations_[id] = step;
+    steps_->push_back(std::move(ids));
+  }
+
+  void AddIoSteps(const std::vector<IoSpecification> &ios) {
+    for (const IoSpecification &io : ios) {
+      if (io.indexes.empty()) continue;
+      int32_t node = nnet_.GetNodeIndex(io.name);
+      std::vector<int32_t> ids;
+      ids.reserve(io.indexes.size());
+      for (const Index &index : io.indexes)
+        ids.push_back(GetId(Cindex(node, index)));
+      AddStep(std::move(ids));
+    }
+  }
+
+  void ProcessSubPhase(const std::vector<Cindex> &sub_phase) {
+    const int32_t node = sub_phase[0].first;
+    if (nnet_.IsComponentNode(node)) {
+      ProcessComponentStep(sub_phase);
+    } else if (nnet_.IsDimRangeNode(node)) {
+      ProcessDimRangeSubPhase(sub_phase);
+    } else if (nnet_.IsComponentInputNode(node) || nnet_.IsOutputNode(node)) {
+      // Component inputs come with their component's step; outputs last.
+    } else {
+      NNET3_INTERNAL_ERR << "Unexpected cindex "
+                         << CindexToString(sub_phase[0], nnet_.GetNodeNames())
+                         << " in the steps computation (an input node that "
+                            "was not supplied?)";
+    }
+  }
+
+  void ProcessComponentStep(const std::vector<Cindex> &step) {
+    const int32_t node = step[0].first, input_node = node - 1;
+    const Component *component =
+        nnet_.GetComponent(nnet_.GetNode(node).component_index);
+    std::vector<int32_t> output_ids, input_ids;
+    for (const Cindex &cindex : step) output_ids.push_back(GetId(cindex));
+    if (component->Properties() & kSimpleComponent) {
+      for (const Cindex &cindex : step)
+        input_ids.push_back(GetId(Cindex(input_node, cindex.second)));
+      AddStep(std::move(input_ids));
+      AddStep(std::move(output_ids));
+      return;
+    }
+    std::vector<Cindex> inputs;
+    for (int32_t id : output_ids)
+      for (int32_t d : graph_->dependencies[id])
+        inputs.push_back(graph_->cindexes[d]);
+    std::sort(inputs.begin(), inputs.end());
+    inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
+    if (component->Properties() & kReordersIndexes) {
+      std::vector<Index> input_indexes, output_indexes;
+      for (const Cindex &c : inputs) input_indexes.push_back(c.second);
+      for (const Cindex &c : step) output_indexes.push_back(c.second);
+      component->ReorderIndexes(&input_indexes, &output_indexes);
+      // Blanks (t == kNoTime) may have been added: they enter the graph
+      // with no dependencies and give zero rows.
+      output_ids.clear();
+      for (const Index &index : input_indexes)
+        input_ids.push_back(GetOrAddId(Cindex(input_node, index), -1));
+      for (const Index &index : output_indexes)
+        output_ids.push_back(GetOrAddId(Cindex(node, index), -1));
+    } else {
+      for (const Cindex &c : inputs) input_ids.push_back(GetId(c));
+    }
+    AddStep(std::move(input_ids));
+    AddStep(std::move(output_ids));
+  }
+
+  // Rule (c): one step per source step, with exactly its Indexes.
+  void ProcessDimRangeSubPhase(const std::vector<Cindex> &sub_phase) {
+    const int32_t node = sub_phase[0].first;
+    const int32_t source_node = nnet_.GetNode(node).node_index;
+    for (const Cindex &cindex : sub_phase) {
+      if (locations_[GetId(cindex)] >= 0) continue;  // already covered
+      int32_t source_step =
+          locations_[GetId(Cindex(source_node, cindex.second))];
+      NNET3_ASSERT(source_step >= 0);
+      std::vector<int32_t> ids;
+      // Copy: AddStep below may reallocate steps_.
+      std::vector<int32_t> source_ids = (*steps_)[source_step];
+      for (int32_t source_id : source_ids)
+        ids.push_back(GetOrAddId(
+            Cindex(node, graph_->cindexes[source_id].second), source_id));
+      AddStep(std::move(ids));
+    }
+  }
+
+  const Nnet &nnet_;
+  const ComputationRequest &request_;
+  ComputationGraph *graph_;
+  std::vector<std::vector<int32_t>> *steps_;
+  std::vector<int32_t> locations_;  // cindex_id -> step (last one)
+};
+
+}  // namespace
+
+void ComputeComputationSteps(const Nnet &nnet,
+                             const ComputationRequest &request,
+                             const std::vector<std::vector<int32_t>> &phases,
+                             ComputationGraph *graph,
+                             std::vector<std::vector<int32_t>> *steps) {
+  ComputationStepsComputer(nnet, request, graph, steps).Compute(phases);
+}
+
+}  // namespace nnet3

@@ -1,0 +1,148 @@
+// Whole-utterance inference with a simple network, in chunks (the idea of
+// Kaldi's DecodableNnetSimple and NnetSimpleComputationOptions; what
+// nnet3-compute does for each utterance).
+//
+//   NnetSimpleComputationOptions opts;  opts.Register(&po);
+//   NnetSimpleComputer computer(opts, nnet);   // nnet must be simple
+//   Matrix output;
+//   computer.ComputeUtterance("utt1", features, &ivector_or_null,
+//                             online_ivectors_or_null, period, &output);
+//
+// The network must be simple (compile/nnet-context.h: input "input",
+// output "output", maybe an input "ivector"). Its output is computed for
+// frames 0, fss, 2·fss, ... (fss = --frame-subsampling-factor), i.e.
+// ceil(num_frames / fss) rows, in chunks of --frames-per-chunk input frames
+// (rounded up to a multiple of lcm(fss, nnet modulus)). A chunk whose
+// output frames are a..b asks for input frames a − left context −
+// extra-left-context .. b + right context + extra-right-context, where the
+// first chunk uses --extra-left-context-initial and the last
+// --extra-right-context-final instead when those are >= 0; input frames
+// outside the utterance repeat the first or last frame. When the utterance
+// is at least a chunk long, the last chunk is moved back so that it is a
+// whole chunk (overlapping the one before it; only its new frames are
+// kept), so that requests repeat and compile once. Every request is shifted
+// in time so that its first output frame is t = 0; the compiled
+// computation of each distinct request is cached in the computer.
+//
+// I-vectors: a network with an "ivector" input gets one i-vector row per
+// chunk, as the Index (n=0, t=0, x=0) (the chunk's first output frame after
+// the time shift), which is what `ReplaceIndex(ivector, t, 0)` in the
+// network's descriptors reads for every frame. It is the per-utterance
+// vector, or the online i-vector row (first + last output frame of the
+// chunk) / 2 / period (Kaldi's choice: near the middle of the chunk),
+// clamped to the last row when the rows end early by at most 50 frames
+// (more is a UserError: a mismatched period).
+//
+// For networks without recurrence or batch statistics (batch-norm in
+// test mode), the output does not depend on the chunking. Errors (bad
+// dimensions, missing i-vectors, an empty utterance) are UserErrors naming
+// the utterance. Not thread-safe (the cache); use one computer per thread.
+#ifndef NNET3_COMPUTE_NNET_SIMPLE_COMPUTATION_H_
+#define NNET3_COMPUTE_NNET_SIMPLE_COMPUTATION_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "compile/computation-request.h"
+#include "compile/nnet-computation.h"
+#include "compute/nnet-computer.h"
+#include "matrix/matrix.h"
+#include "matrix/vector.h"
+#include "nnet/nnet.h"
+
+namespace nnet3 {
+
+class OptionsRegistry;
+
+struct NnetSimpleComputationOptions {
+  int32_t extra_left_context = 0;
+  int32_t extra_right_context = 0;
+  int32_t extra_left_context_initial = -1;
+  int32_t extra_right_context_final = -1;
+  int32_t frame_subsampling_factor = 1;
+  int32_t frames_per_chunk = 50;
+  // Scales the output (log-likelihoods); nnet3-compute sets it to 1.0.
+  float acoustic_scale = 0.1f;
+  // Turns on compute_config.debug.
+  bool debug_computation = false;
+  // Registered as --computation.*.
+  NnetComputeOptions compute_config;
+
+  // Kaldi's option names; compute_config under the prefix "computation".
+  void Register(OptionsRegistry *opts);
+};
+
+class NnetSimpleComputer {
+ public:
+  // `nnet` must outlive the computer. UserError if the network is not
+  // simple or an option is out of range. Logs when --frames-per-chunk is
+  // rounded up.
+  NnetSimpleComputer(const NnetSimpleComputationOptions &opts,
+                     const Nnet &nnet);
+  NnetSimpleComputer(const NnetSimpleComputer &) = delete;
+  NnetSimpleComputer &operator=(const NnetSimpleComputer &) = delete;
+  ~NnetSimpleComputer();
+
+  // Computes the (scaled) output for `features` (num_frames x input dim)
+  // into *output (ceil(num_frames / fss) x output dim, on ActiveDevice()).
+  // At most one of `ivector` (per utterance) and `online_ivectors` (one row
+  // every `online_ivector_period` frames) may be given; one is required if
+  // the network has an "ivector" input. `utterance` names it in errors.
+  void ComputeUtterance(const std::string &utterance,
+                        const MatrixView &features, const VectorView *ivector,
+                        const MatrixView *online_ivectors,
+                        int32_t online_ivector_period, Matrix *output);
+
+  int32_t LeftContext() const { return left_context_; }
+  int32_t RightContext() const { return right_context_; }
+  // After rounding up.
+  int32_t FramesPerChunk() const { return frames_per_chunk_; }
+  int32_t InputDim() const;
+  // 0 if the network has no "ivector" input.
+  int32_t IvectorDim() const;
+  int32_t OutputDim() const;
+  // How many distinct requests have been compiled (for tests).
+  int32_t NumCompilations() const { return num_compilations_; }
+
+ private:
+  // Output frames [begin, end) in subsampled frames; the rows from
+  // `first_new` on are not computed by an earlier chunk.
+  struct Chunk {
+    int32_t begin, end, first_new;
+  };
+  struct CachedComputation;
+
+  void CheckInputs(const std::string &utterance, const MatrixView &features,
+                   const VectorView *ivector, const MatrixView *online_ivectors,
+                   int32_t online_ivector_period) const;
+  void PlanChunks(int32_t num_output_frames, std::vector<Chunk> *chunks) const;
+  // Fills the chunk's input rows (edge frames repeated) and its request.
+  void GetChunkInput(const MatrixView &features, const Chunk &chunk,
+                     int32_t num_output_frames, Matrix *input,
+                     ComputationRequest *request) const;
+  void GetChunkIvector(const std::string &utterance, const Chunk &chunk,
+                       const VectorView *ivector,
+                       const MatrixView *online_ivectors,
+                       int32_t online_ivector_period, Matrix *row) const;
+  const NnetComputation &GetComputation(const ComputationRequest &request);
+  // Runs `computation`, giving each input when it is asked for.
+  void RunChunk(const NnetComputation &computation, Matrix *input,
+                Matrix *ivector, Matrix *output) const;
+
+  NnetSimpleComputationOptions opts_;
+  const Nnet &nnet_;
+  int32_t left_context_ = 0, right_context_ = 0;
+  int32_t frames_per_chunk_ = 0;
+  int32_t num_compilations_ = 0;
+  std::vector<std::unique_ptr<CachedComputation>> cache_entries_;
+  std::unordered_map<const ComputationRequest *, const NnetComputation *,
+                     ComputationRequestHasher, ComputationRequestPtrEqual>
+      cache_;
+};
+
+}  // namespace nnet3
+
+#endif  // NNET3_COMPUTE_NNET_SIMPLE_COMPUTATION_H_

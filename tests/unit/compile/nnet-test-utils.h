@@ -1,0 +1,83 @@
+// Random networks and requests for the compiler, executor and optimizer
+// tests (the idea of Kaldi's GenerateConfigSequence and
+// ComputeExampleComputationRequestSimple; reference 11; our own code).
+//
+//   RandomState rng(seed);
+//   std::vector<std::string> configs;
+//   GenerateConfigSequence(NnetGenerationOptions(), &rng, &configs);
+//   Nnet nnet;
+//   for (const std::string &c : configs) {   // the first makes the net,
+//     std::istringstream is(c);              // later ones edit it
+//     nnet.ReadConfig(is);
+//   }
+//   ComputationRequest request;
+//   std::vector<Matrix> inputs;              // one per request input
+//   ComputeExampleComputationRequestSimple(nnet, &rng, &request, &inputs);
+//
+// The generator uses only registered component types and skips kinds whose
+// types are missing. Every network has an input node "input" (frame-level),
+// maybe more frame-level inputs ("input2") and an "ivector" input used as
+// ReplaceIndex(ivector, t, 0), and an output node "output" (maybe also
+// "output2"). Kinds: a single affine; spliced input (Append of Offsets); a
+// feed-forward stack (affine + ReLU/Sigmoid/Tanh, optional BatchNorm, final
+// Softmax/LogSoftmax, Scale / Sum(Const, Scale(-1, x)) descriptors,
+// dim-range nodes, and sometimes a second config that adds a layer and
+// redefines final_affine); a recurrent net (IfDefined(Offset(h, -1)),
+// Failover(Offset(h, -1), h) -- not Failover(x, Const()), which cannot be
+// compiled, as in Kaldi); a clockwork net (Switch, Round).
+// Context: offsets stay within +-4 frames and Round/Switch moduli within 3,
+// so no generated network looks further than kMaxGeneratedContext frames.
+#ifndef NNET3_TESTS_UNIT_COMPILE_NNET_TEST_UTILS_H_
+#define NNET3_TESTS_UNIT_COMPILE_NNET_TEST_UTILS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/random.h"
+#include "compile/computation-request.h"
+#include "matrix/matrix.h"
+#include "nnet/nnet.h"
+
+namespace nnet3 {
+
+// The most frames (left or right) that a generated network's output at t
+// needs beyond t.
+constexpr int32_t kMaxGeneratedContext = 12;
+
+struct NnetGenerationOptions {
+  bool allow_context = true;          // Offsets, Round, Switch, recurrence
+  bool allow_nonlinearity = true;     // ReLU/Sigmoid/Tanh/BatchNorm layers
+  bool allow_recursion = true;        // recurrent kinds
+  bool allow_clockwork = true;        // Switch / Round kinds
+  bool allow_multiple_inputs = true;  // a second frame-level input
+  bool allow_multiple_outputs = false;
+  bool allow_ivector = false;            // an "ivector" input
+  bool allow_final_nonlinearity = true;  // final Softmax / LogSoftmax
+  int32_t output_dim = -1;               // -1: random
+};
+
+// Fills `configs` with one or more config files; applying them in order
+// with Nnet::ReadConfig gives a network that passes Nnet::Check.
+void GenerateConfigSequence(const NnetGenerationOptions &opts, RandomState *rng,
+                            std::vector<std::string> *configs);
+
+// Reads a config sequence into a new network.
+Nnet NnetFromConfigSequence(const std::vector<std::string> &configs);
+
+// A random request for a network like the generated ones: 1-4 sequences
+// (n from 0 or 1), 1-10 output frames starting at 0-9 for every output
+// node, every frame-level input over the output frames widened by the
+// network's context (ComputeSimpleNnetContext for simple networks,
+// kMaxGeneratedContext for others) plus 0-2 extra frames each side,
+// "ivector" (if present) at (n, 0, 0); derivative flags,
+// need_model_derivative and store_component_stats at random (if any
+// derivative is wanted, "output" supplies one). `inputs` gets one N(0,1)
+// matrix per request input.
+void ComputeExampleComputationRequestSimple(const Nnet &nnet, RandomState *rng,
+                                            ComputationRequest *request,
+                                            std::vector<Matrix> *inputs);
+
+}  // namespace nnet3
+
+#endif  // NNET3_TESTS_UNIT_COMPILE_NNET_TEST_UTILS_H_

@@ -1,0 +1,354 @@
+// Tests of NnetSimpleComputer: chunked inference equals whole-utterance
+// inference for non-recurrent networks (many chunk sizes, extra contexts,
+// frame subsampling), edge padding against a direct computation on an
+// explicitly padded input, i-vector inputs, request caching, and errors.
+#include "compute/nnet-simple-computation.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "base/error.h"
+#include "compile/compiler.h"
+#include "compile/computation-request.h"
+#include "compute-test-utils.h"
+#include "compute/nnet-computer.h"
+#include "nnet/nnet-utils.h"
+
+namespace nnet3 {
+namespace {
+
+const char *const kMlpConfig =
+    "input-node name=input dim=5\n"
+    "component name=a1 type=AffineComponent input-dim=5 output-dim=8 "
+    "param-stddev=0.5 bias-stddev=0.5\n"
+    "component-node name=a1 component=a1 input=input\n"
+    "component name=r1 type=RectifiedLinearComponent dim=8\n"
+    "component-node name=r1 component=r1 input=a1\n"
+    "component name=a2 type=AffineComponent input-dim=8 output-dim=4 "
+    "param-stddev=0.5 bias-stddev=0.5\n"
+    "component-node name=a2 component=a2 input=r1\n"
+    "component name=sm type=LogSoftmaxComponent dim=4\n"
+    "component-node name=sm component=sm input=a2\n"
+    "output-node name=output input=sm\n";
+
+// Left context 3, right context 3.
+const char *const kTdnnConfig =
+    "input-node name=input dim=4\n"
+    "component name=a1 type=AffineComponent input-dim=12 output-dim=6 "
+    "param-stddev=0.5 bias-stddev=0.5\n"
+    "component-node name=a1 component=a1 "
+    "input=Append(Offset(input, -2), input, Offset(input, 1))\n"
+    "component name=r1 type=RectifiedLinearComponent dim=6\n"
+    "component-node name=r1 component=r1 input=a1\n"
+    "component name=a2 type=AffineComponent input-dim=18 output-dim=3 "
+    "param-stddev=0.5 bias-stddev=0.5\n"
+    "component-node name=a2 component=a2 "
+    "input=Append(Offset(r1, -1), r1, Offset(r1, 2))\n"
+    "output-node name=output input=a2\n";
+
+// Left context 1, right context 1, i-vector (dim 3) read at t = 0.
+const char *const kIvectorConfig =
+    "input-node name=input dim=4\n"
+    "input-node name=ivector dim=3\n"
+    "component name=a1 type=AffineComponent input-dim=15 output-dim=5 "
+    "param-stddev=0.5 bias-stddev=0.5\n"
+    "component-node name=a1 component=a1 input=Append(Offset(input, -1), "
+    "input, Offset(input, 1), ReplaceIndex(ivector, t, 0))\n"
+    "component name=r1 type=RectifiedLinearComponent dim=5\n"
+    "component-node name=r1 component=r1 input=a1\n"
+    "output-node name=output input=r1\n";
+
+// Modulus 3: frames read the features at t rounded down to a multiple of 3.
+const char *const kRoundConfig =
+    "input-node name=input dim=2\n"
+    "component name=a1 type=AffineComponent input-dim=4 output-dim=3 "
+    "param-stddev=0.5 bias-stddev=0.5\n"
+    "component-node name=a1 component=a1 "
+    "input=Append(Offset(input, -1), Round(input, 3))\n"
+    "output-node name=output input=a1\n";
+
+float MaxAbsDiff(const MatrixView &a, const MatrixView &b) {
+  REQUIRE(a.NumRows() == b.NumRows());
+  REQUIRE(a.NumCols() == b.NumCols());
+  const std::vector<float> x = a.ToHost(), y = b.ToHost();
+  float d = 0.0f;
+  for (size_t i = 0; i < x.size(); ++i) d = std::max(d, std::fabs(x[i] - y[i]));
+  return d;
+}
+
+Matrix Compute(const Nnet &nnet, const NnetSimpleComputationOptions &opts,
+               const Matrix &features, const Vector *ivector = nullptr,
+               const Matrix *online = nullptr, int32_t period = 0) {
+  NnetSimpleComputer computer(opts, nnet);
+  Matrix output;
+  computer.ComputeUtterance("utt1", features, ivector, online, period, &output);
+  return output;
+}
+
+// The output with one chunk covering the whole utterance.
+Matrix ComputeWhole(const Nnet &nnet, NnetSimpleComputationOptions opts,
+                    const Matrix &features, const Vector *ivector = nullptr) {
+  opts.frames_per_chunk = features.NumRows() + 3;
+  return Compute(nnet, opts, features, ivector);
+}
+
+// Compiles and runs a request directly: inputs t in [first_t, first_t +
+// input.NumRows()), outputs at `output_ts`, the i-vector at t = 0.
+Matrix DirectCompute(const Nnet &nnet, const Matrix &input, int32_t first_t,
+                     const std::vector<int32_t> &output_ts,
+                     const Matrix *ivector = nullptr) {
+  ComputationRequest request;
+  request.inputs.emplace_back("input", first_t, first_t + input.NumRows());
+  if (ivector != nullptr)
+    request.inputs.emplace_back("ivector", std::vector<Index>{Index(0, 0)});
+  std::vector<Index> outputs;
+  for (int32_t t : output_ts) outputs.emplace_back(0, t);
+  request.outputs.emplace_back("output", outputs);
+  NnetComputation computation;
+  Compiler(request, nnet).CreateComputation(CompilerOptions(), &computation);
+  NnetComputer computer(NnetComputeOptions(), computation, nnet, nullptr);
+  if (computation.commands[0].command_type != kAcceptInput) computer.Run();
+  Matrix in(input);
+  computer.AcceptInput("input", &in);
+  Matrix iv;
+  if (ivector != nullptr) {
+    iv = *ivector;
+    computer.AcceptInput("ivector", &iv);
+  }
+  computer.Run();
+  return Matrix(computer.GetOutput("output"));
+}
+
+// Rows [-left, num_rows + right) of `features`, edges repeated.
+Matrix PadEdges(const Matrix &features, int32_t left, int32_t right) {
+  const int32_t rows = features.NumRows();
+  Matrix padded(rows + left + right, features.NumCols());
+  for (int32_t r = 0; r < padded.NumRows(); ++r) {
+    const int32_t src = std::min(rows - 1, std::max(0, r - left));
+    padded.RowRange(r, 1).CopyFromMat(features.RowRange(src, 1));
+  }
+  return padded;
+}
+
+// Chunked inference equals whole-utterance inference for many settings.
+void CheckChunkingInvariance(const Nnet &nnet, int32_t num_frames,
+                             uint64_t seed, float tol = 1e-4f) {
+  const Matrix features =
+      RandomMatrix(num_frames, nnet.InputDim("input"), seed);
+  struct Extra {
+    int32_t left, right, initial, final;
+  };
+  const Extra extras[] = {
+      {0, 0, -1, -1}, {2, 3, -1, -1}, {4, 1, 0, 0}, {0, 0, 5, 2}};
+  for (int32_t fss : {1, 3}) {
+    for (const Extra &e : extras) {
+      NnetSimpleComputationOptions opts;
+      opts.frame_subsampling_factor = fss;
+      opts.extra_left_context = e.left;
+      opts.extra_right_context = e.right;
+      opts.extra_left_context_initial = e.initial;
+      opts.extra_right_context_final = e.final;
+      opts.acoustic_scale = 1.0f;
+      const Matrix whole = ComputeWhole(nnet, opts, features);
+      REQUIRE(whole.NumRows() == (num_frames + fss - 1) / fss);
+      REQUIRE(whole.IsFinite());
+      for (int32_t fpc : {1, 7, 50, num_frames + 20}) {
+        opts.frames_per_chunk = fpc;
+        INFO("seed " << seed << " frames " << num_frames << " fss " << fss
+                     << " fpc " << fpc << " extra " << e.left << "," << e.right
+                     << "," << e.initial << "," << e.final);
+        CHECK(MaxAbsDiff(Compute(nnet, opts, features), whole) <= tol);
+      }
+    }
+  }
+}
+
+TEST_CASE("NnetSimpleComputer: chunking does not change an MLP's output",
+          "[inference]") {
+  const Nnet nnet = NnetFromConfigText(kMlpConfig, "mlp.config");
+  for (int32_t frames : {1, 2, 23}) CheckChunkingInvariance(nnet, frames, 301);
+}
+
+TEST_CASE("NnetSimpleComputer: chunking does not change a TDNN's output",
+          "[inference]") {
+  const Nnet nnet = NnetFromConfigText(kTdnnConfig, "tdnn.config");
+  NnetSimpleComputer computer(NnetSimpleComputationOptions(), nnet);
+  CHECK(computer.LeftContext() == 3);
+  CHECK(computer.RightContext() == 3);
+  for (int32_t frames : {1, 4, 23, 61})
+    CheckChunkingInvariance(nnet, frames, 311);
+}
+
+TEST_CASE("NnetSimpleComputer: chunking with modulus 3 (Round)",
+          "[inference]") {
+  const Nnet nnet = NnetFromConfigText(kRoundConfig, "round.config");
+  REQUIRE(nnet.Modulus() == 3);
+  NnetSimpleComputationOptions opts;
+  opts.frames_per_chunk = 4;
+  NnetSimpleComputer computer(opts, nnet);
+  CHECK(computer.FramesPerChunk() == 6);
+  for (int32_t frames : {5, 23, 31}) CheckChunkingInvariance(nnet, frames, 321);
+}
+
+TEST_CASE("NnetSimpleComputer: configs/tdnn.config in test mode",
+          "[inference]") {
+  std::ifstream is(std::string(NNET3_TEST_DATA) + "/../../configs/tdnn.config");
+  REQUIRE(is.good());
+  Nnet nnet;
+  nnet.ReadConfig(is, "tdnn.config");
+  SetBatchnormTestMode(true, &nnet);
+  CollapseModel(CollapseModelConfig(), &nnet);
+  const Matrix features = RandomMatrix(37, 40, 331);  // seed 331
+  NnetSimpleComputationOptions opts;
+  opts.acoustic_scale = 1.0f;
+  const Matrix whole = ComputeWhole(nnet, opts, features);
+  // Log-softmax rows: exp sums to 1.
+  Matrix probs(whole);
+  probs.ApplyFunc(Func::kExp);
+  CHECK(probs.RowRange(0, 1).Sum() == Approx(1.0).margin(1e-4));
+  for (int32_t fpc : {1, 7, 50}) {
+    opts.frames_per_chunk = fpc;
+    INFO("fpc " << fpc);
+    CHECK(MaxAbsDiff(Compute(nnet, opts, features), whole) <= 1e-4f);
+  }
+}
+
+TEST_CASE("NnetSimpleComputer pads the utterance edges by repetition",
+          "[inference]") {
+  const Nnet nnet = NnetFromConfigText(kTdnnConfig, "tdnn.config");
+  const int32_t frames = 10, left = 3, right = 3;
+  const Matrix features = RandomMatrix(frames, 4, 341);  // seed 341
+  const Matrix padded = PadEdges(features, left, right);
+  for (int32_t fss : {1, 3}) {
+    std::vector<int32_t> ts;
+    for (int32_t t = 0; t < frames; t += fss) ts.push_back(t);
+    const Matrix want = DirectCompute(nnet, padded, -left, ts);
+    NnetSimpleComputationOptions opts;
+    opts.acoustic_scale = 1.0f;
+    opts.frame_subsampling_factor = fss;
+    for (int32_t fpc : {3, 4, 30}) {
+      opts.frames_per_chunk = fpc;
+      INFO("fss " << fss << " fpc " << fpc);
+      CHECK(MaxAbsDiff(Compute(nnet, opts, features), want) <= 1e-5f);
+    }
+  }
+}
+
+TEST_CASE("NnetSimpleComputer compiles each distinct chunk shape once",
+          "[inference]") {
+  const Nnet nnet = NnetFromConfigText(kTdnnConfig, "tdnn.config");
+  NnetSimpleComputationOptions opts;
+  opts.frames_per_chunk = 7;
+  NnetSimpleComputer computer(opts, nnet);
+  Matrix output;
+  // 23 frames: chunks [0,7) [7,14) [14,21) and [16,23), moved back.
+  computer.ComputeUtterance("a", RandomMatrix(23, 4, 351), nullptr, nullptr, 0,
+                            &output);
+  CHECK(computer.NumCompilations() == 1);
+  computer.ComputeUtterance("b", RandomMatrix(40, 4, 352), nullptr, nullptr, 0,
+                            &output);
+  CHECK(computer.NumCompilations() == 1);
+  computer.ComputeUtterance("c", RandomMatrix(5, 4, 353), nullptr, nullptr, 0,
+                            &output);
+  CHECK(computer.NumCompilations() == 2);  // a short utterance: 5 frames
+  CHECK(output.NumRows() == 5);
+}
+
+TEST_CASE("NnetSimpleComputer applies --acoustic-scale", "[inference]") {
+  const Nnet nnet = NnetFromConfigText(kMlpConfig, "mlp.config");
+  const Matrix features = RandomMatrix(6, 5, 361);  // seed 361
+  NnetSimpleComputationOptions opts;
+  opts.acoustic_scale = 1.0f;
+  Matrix want = Compute(nnet, opts, features);
+  want.Scale(0.1f);
+  opts.acoustic_scale = 0.1f;
+  CHECK(MaxAbsDiff(Compute(nnet, opts, features), want) <= 1e-6f);
+}
+
+TEST_CASE("NnetSimpleComputer with a per-utterance i-vector", "[inference]") {
+  const Nnet nnet = NnetFromConfigText(kIvectorConfig, "ivector.config");
+  const int32_t frames = 17;
+  const Matrix features = RandomMatrix(frames, 4, 371);  // seed 371
+  const Matrix iv_row = RandomMatrix(1, 3, 372);         // seed 372
+  const Vector ivector(iv_row.ToHost());
+  NnetSimpleComputationOptions opts;
+  opts.acoustic_scale = 1.0f;
+  std::vector<int32_t> ts;
+  for (int32_t t = 0; t < frames; ++t) ts.push_back(t);
+  const Matrix want =
+      DirectCompute(nnet, PadEdges(features, 1, 1), -1, ts, &iv_row);
+  for (int32_t fpc : {1, 5, 50}) {
+    opts.frames_per_chunk = fpc;
+    INFO("fpc " << fpc);
+    CHECK(MaxAbsDiff(Compute(nnet, opts, features, &ivector), want) <= 1e-5f);
+  }
+}
+
+TEST_CASE("NnetSimpleComputer with online i-vectors", "[inference]") {
+  const Nnet nnet = NnetFromConfigText(kIvectorConfig, "ivector.config");
+  const int32_t frames = 20, period = 4;
+  const Matrix features = RandomMatrix(frames, 4, 381);  // seed 381
+  const Matrix online = RandomMatrix(5, 3, 382);         // seed 382
+  NnetSimpleComputationOptions opts;
+  opts.acoustic_scale = 1.0f;
+  opts.frames_per_chunk = 5;
+  const Matrix got = Compute(nnet, opts, features, nullptr, &online, period);
+  // Chunk [b, b+5) uses row ((b + b + 4) / 2) / 4: rows 0, 1, 3, 4.
+  const int32_t rows[] = {0, 1, 3, 4};
+  for (int32_t c = 0; c < 4; ++c) {
+    const Vector iv(Matrix(online.RowRange(rows[c], 1)).ToHost());
+    const Matrix want = ComputeWhole(nnet, opts, features, &iv);
+    INFO("chunk " << c);
+    CHECK(MaxAbsDiff(got.RowRange(5 * c, 5), want.RowRange(5 * c, 5)) <= 1e-5f);
+  }
+  // Too few rows by a little: the last row is used.
+  const Matrix short_online(online.RowRange(0, 3));
+  const Matrix got2 =
+      Compute(nnet, opts, features, nullptr, &short_online, period);
+  const Vector last(Matrix(online.RowRange(2, 1)).ToHost());
+  const Matrix want2 = ComputeWhole(nnet, opts, features, &last);
+  CHECK(MaxAbsDiff(got2.RowRange(10, 10), want2.RowRange(10, 10)) <= 1e-5f);
+  // Too few rows by far: a mismatched period.
+  opts.frames_per_chunk = 200;
+  const Matrix long_features = RandomMatrix(200, 4, 383);  // seed 383
+  const Matrix one_row(online.RowRange(0, 1));
+  CHECK_THROWS_WITH(
+      Compute(nnet, opts, long_features, nullptr, &one_row, period),
+      Catch::Contains("utt1") && Catch::Contains("--online-ivector-period"));
+}
+
+TEST_CASE("NnetSimpleComputer errors name the utterance", "[inference]") {
+  const Nnet nnet = NnetFromConfigText(kIvectorConfig, "ivector.config");
+  NnetSimpleComputationOptions opts;
+  NnetSimpleComputer computer(opts, nnet);
+  const Vector ivector(std::vector<float>{1, 2, 3}), bad_iv(4);
+  Matrix output;
+  CHECK_THROWS_WITH(computer.ComputeUtterance("spk1-utt7", Matrix(6, 5),
+                                              &ivector, nullptr, 0, &output),
+                    Catch::Contains("'spk1-utt7'") &&
+                        Catch::Contains("dimension 5") &&
+                        Catch::Contains("dimension 4"));
+  CHECK_THROWS_WITH(computer.ComputeUtterance("u2", Matrix(6, 4), nullptr,
+                                              nullptr, 0, &output),
+                    Catch::Contains("'u2'") && Catch::Contains("i-vector"));
+  CHECK_THROWS_WITH(computer.ComputeUtterance("u3", Matrix(6, 4), &bad_iv,
+                                              nullptr, 0, &output),
+                    Catch::Contains("'u3'") && Catch::Contains("dimension 4") &&
+                        Catch::Contains("dimension 3"));
+  CHECK_THROWS_WITH(computer.ComputeUtterance("u4", Matrix(0, 4), &ivector,
+                                              nullptr, 0, &output),
+                    Catch::Contains("'u4'") && Catch::Contains("0 frames"));
+  CHECK_THROWS_AS(
+      NnetSimpleComputer(opts, NnetFromConfigText("input-node name=x dim=2\n"
+                                                  "output-node name=output "
+                                                  "input=x\n")),
+      UserError);
+  opts.frames_per_chunk = 0;
+  CHECK_THROWS_AS(NnetSimpleComputer(opts, nnet), UserError);
+}
+
+}  // namespace
+}  // namespace nnet3
