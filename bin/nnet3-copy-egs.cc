@@ -109,9 +109,9 @@ int main(int argc, char *argv[]) {
         eg = &selected;
       }
       for (int32_t c = 0; c < count; c++) {
-        int32_t index = opts.random ? rng.Int(0, num_outputs - 1)
-                                    : static_cast<int32_t>(num_written %
-                                                           num_outputs);
+        int32_t index = opts.random
+                            ? rng.Int(0, num_outputs - 1)
+                            : static_cast<int32_t>(num_written % num_outputs);
         writers[index]->Write(example_reader.Key(), *eg);
         num_written++;
       }

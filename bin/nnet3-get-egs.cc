@@ -27,7 +27,8 @@ const char *const kUsage =
     "e.g.:\n"
     "  nnet3-get-egs --num-pdfs=2658 --left-context=12 --right-context=9 \\\n"
     "    --num-frames=8 scp:feats.scp \\\n"
-    "    'ark:ali-to-pdf 1.mdl ark:ali.1 ark:- | ali-to-post ark:- ark:- |' \\\n"
+    "    'ark:ali-to-pdf 1.mdl ark:ali.1 ark:- | ali-to-post ark:- ark:- |' "
+    "\\\n"
     "    ark:egs.1.ark\n"
     "See also: nnet3-merge-egs, nnet3-shuffle-egs, nnet3-copy-egs\n";
 
@@ -86,8 +87,8 @@ int main(int argc, char *argv[]) {
       }
       egs.clear();
       if (!GetEgsForUtterance(utt, feat_reader.Value(), ivectors,
-                              pdf_post_reader.Value(utt), opts, &splitter,
-                              &rng, &egs)) {
+                              pdf_post_reader.Value(utt), opts, &splitter, &rng,
+                              &egs)) {
         num_err++;
         continue;
       }

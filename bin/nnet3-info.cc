@@ -2,9 +2,9 @@
 #include <iostream>
 #include <string>
 
-#include "base/options.h"
 #include "base/error.h"
 #include "base/log.h"
+#include "base/options.h"
 #include "base/program.h"
 #include "compile/nnet-context.h"
 #include "nnet/nnet.h"

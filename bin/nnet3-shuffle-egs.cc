@@ -64,7 +64,8 @@ int main(int argc, char *argv[]) {
       }
       shuffler.Flush(&egs);
     }
-    for (const KeyedExample &eg : egs) example_writer.Write(eg.first, eg.second);
+    for (const KeyedExample &eg : egs)
+      example_writer.Write(eg.first, eg.second);
     num_done += static_cast<int64_t>(egs.size());
     example_writer.Close();
     NNET3_LOG << "Shuffled order of " << num_done

@@ -40,8 +40,20 @@ void CompileInfoOptions::Register(OptionsRegistry *opts) {
                  "Compile StoreStats for components that keep statistics");
   opts->Register("show", &show,
                  "What to show, a comma-separated list of request, graph, "
-                 "steps, computation, stats");
+                 "steps, computation, stats, before-after");
   opts->Register("format", &format, "Output format: text, json or dot");
+  opts->Register("optimize", &optimize,
+                 "Optimize the computation (with the --optimization.* "
+                 "options) as the caching compiler does; false shows the "
+                 "Compiler's output");
+  opts->Register("prepare-for-test", &prepare_for_test,
+                 "Prepare the model as nnet3-compute does before compiling: "
+                 "batch-norm and dropout in test mode, then collapse "
+                 "components where possible");
+  opts->Register("repeat", &repeat,
+                 "If > 0, also compile the request this many times through "
+                 "one caching compiler and report the seconds of each call "
+                 "(the first compiles, later ones are cache hits)");
   OptionsRegistry compiler_opts("compiler", opts);
   compiler_opts.Register("use-shortcut", &use_shortcut,
                          "Compile requests of more than 2 regular sequences "
@@ -62,10 +74,12 @@ CompileInfoShow ParseCompileInfoShow(const CompileInfoOptions &opts) {
       show.computation = true;
     } else if (name == "stats") {
       show.stats = true;
+    } else if (name == "before-after") {
+      show.before_after = true;
     } else {
       NNET3_ERR << "--show: unknown item '" << name << "' in '" << opts.show
                 << "' (expected a comma-separated list of request, graph, "
-                   "steps, computation, stats)";
+                   "steps, computation, stats, before-after)";
     }
   }
   if (opts.format == "text") {
@@ -78,6 +92,11 @@ CompileInfoShow ParseCompileInfoShow(const CompileInfoOptions &opts) {
     NNET3_ERR << "--format: unknown format '" << opts.format
               << "' (expected text, json or dot)";
   }
+  if (show.before_after && !opts.optimize)
+    NNET3_ERR << "--show=before-after compares the computation before and "
+                 "after optimization; it cannot be used with --optimize=false";
+  if (opts.repeat < 0)
+    NNET3_ERR << "--repeat must be >= 0, got " << opts.repeat;
   return show;
 }
 
@@ -138,14 +157,12 @@ void BuildCompileInfoRequest(const Nnet &nnet, const CompileInfoOptions &opts,
   if (ivector != -1 && nnet.IsInputNode(ivector))
     request->inputs.emplace_back("ivector",
                                  SequenceFrames(opts.num_sequences, 0, 0));
-  request->outputs.emplace_back(
-      "output", SequenceFrames(opts.num_sequences, first, last),
-      opts.output_deriv);
+  request->outputs.emplace_back("output",
+                                SequenceFrames(opts.num_sequences, first, last),
+                                opts.output_deriv);
   request->need_model_derivative = opts.need_model_derivative;
   request->store_component_stats = opts.store_component_stats;
 }
-
-namespace {
 
 void CollectComputationStats(const NnetComputation &computation,
                              CompileInfoStats *stats) {
@@ -164,14 +181,17 @@ void CollectComputationStats(const NnetComputation &computation,
   stats->peak_memory_bytes = GetMaxMemoryUse(computation);
 }
 
-}  // namespace
-
 void CompileForInfo(const Nnet &nnet, const ComputationRequest &request,
                     bool use_shortcut, CompileInfo *info) {
   CompileInfoStats &stats = info->stats;
   stats = CompileInfoStats();
   info->request = request;
   info->mini_computation = NnetComputation();
+  info->optimized = false;
+  info->optimized_computation = NnetComputation();
+  info->optimized_stats = CompileInfoStats();
+  info->repeat_seconds.clear();
+  info->repeat_hits = info->repeat_misses = 0;
   int32_t num_n = 0;
   stats.used_shortcut =
       use_shortcut &&

@@ -24,6 +24,14 @@
 // Compiler compiles the two-sequence mini request, so the graph, the steps
 // and their counts are those of the mini request; the computation, its
 // commands and memory are those of the full request.
+//
+// Optimization lives in a later layer: OptimizeForInfo
+// (optimize/optimize-info.h) fills the `optimized` part of CompileInfo the
+// way CachingOptimizingCompiler makes it (checker, Optimize, checker; with
+// the shortcut the two-sequence computation is optimized, then expanded),
+// and RepeatCompileForInfo the `repeat` part. The printers show the
+// optimized computation and its stats when there is one; the dot graph
+// always shows the Compiler's matrices.
 #ifndef NNET3_COMPILE_COMPILE_INFO_H_
 #define NNET3_COMPILE_COMPILE_INFO_H_
 
@@ -51,7 +59,10 @@ struct CompileInfoOptions {
   bool input_deriv = false;   // derivative w.r.t. "input"
   bool output_deriv = false;  // a derivative will be supplied for "output"
   bool store_component_stats = false;
-  bool use_shortcut = true;  // --compiler.use-shortcut
+  bool use_shortcut = true;       // --compiler.use-shortcut
+  bool optimize = true;           // --optimize (the --optimization.* passes)
+  bool prepare_for_test = false;  // test-mode batch-norm/dropout, collapse
+  int32_t repeat = 0;  // compile this many times via the caching compiler
   std::string show = "stats,computation";
   std::string format = "text";  // text, json or dot
   void Register(OptionsRegistry *opts);
@@ -59,7 +70,7 @@ struct CompileInfoOptions {
 
 struct CompileInfoShow {
   bool request = false, graph = false, steps = false, computation = false,
-       stats = false;
+       stats = false, before_after = false;
   enum Format { kText, kJson, kDot } format = kText;
 };
 
@@ -78,24 +89,49 @@ struct CompileInfoStats {
   int64_t num_steps = 0;
   std::vector<int64_t> commands_by_type;  // kNumCommandTypes entries
   int64_t num_commands = 0;
-  int64_t num_matrices = 0;     // not counting the empty matrix 0
-  int64_t num_submatrices = 0;  // not counting submatrix 0
+  int64_t num_matrices = 0;        // not counting the empty matrix 0
+  int64_t num_submatrices = 0;     // not counting submatrix 0
   int64_t total_memory_bytes = 0;  // all matrices, 4 bytes per element
   int64_t peak_memory_bytes = 0;   // GetMaxMemoryUse
   double seconds_graph = 0.0, seconds_steps = 0.0, seconds_commands = 0.0,
          seconds_expand = 0.0, seconds_compile = 0.0;
+  // Of an optimized computation: the two checker runs and Optimize().
+  double seconds_check = 0.0, seconds_optimize = 0.0;
+  // compile + expand + check + optimize.
+  double SecondsTotal() const {
+    return seconds_compile + seconds_expand + seconds_check + seconds_optimize;
+  }
 };
+
+// Fills the computation-dependent fields of *stats (commands by type,
+// matrices, submatrices, total and peak memory).
+void CollectComputationStats(const NnetComputation &computation,
+                             CompileInfoStats *stats);
 
 struct CompileInfo {
   ComputationRequest request;           // as asked
   ComputationRequest compiled_request;  // the mini request with the shortcut
   ComputationGraph graph;               // of compiled_request, after steps
   std::vector<std::vector<int32_t>> steps;  // cindex_ids of graph
-  NnetComputation computation;          // final, with debug info
+  NnetComputation computation;              // final, with debug info
   // The Compiler's output before expansion (only with the shortcut): its
   // matrices are those of `computation`, with the mini request's rows.
   NnetComputation mini_computation;
   CompileInfoStats stats;
+
+  // Set by OptimizeForInfo: the optimized computation (with debug info)
+  // and its stats (the same request, graph and step counts; the seconds
+  // of compiling, checking, optimizing and, with the shortcut, expanding
+  // the optimized two-sequence computation).
+  bool optimized = false;
+  NnetComputation optimized_computation;
+  CompileInfoStats optimized_stats;
+
+  // Set by RepeatCompileForInfo: the seconds of each Compile() call of one
+  // CachingOptimizingCompiler (the first a miss, later ones cache hits)
+  // and its hit/miss counts (a shortcut miss also misses its mini request).
+  std::vector<double> repeat_seconds;
+  int64_t repeat_hits = 0, repeat_misses = 0;
 };
 
 // Compiles `request` (with the shortcut when allowed and possible) and
@@ -104,7 +140,9 @@ void CompileForInfo(const Nnet &nnet, const ComputationRequest &request,
                     bool use_shortcut, CompileInfo *info);
 
 // Writes what `show` asks for in its format (see nnet3-compile-info's
-// usage text). For dot, `show` only chooses the format.
+// usage text), and the repeat timings if there are any. For dot, `show`
+// only chooses the format. UserError for before-after without an
+// optimized computation.
 void PrintCompileInfo(const Nnet &nnet, const CompileInfo &info,
                       const CompileInfoShow &show, std::ostream &os);
 

@@ -140,8 +140,8 @@ class ComputationExpander {
     const int32_t m = mini_.submatrices[s].matrix_index;
     const int32_t matrix_row = row + mini_.submatrices[s].row_offset;
     if (OldN(m, matrix_row) != 0) return false;
-    *new_row = NewMatrixRow(m, matrix_row, 0) -
-               expanded_->submatrices[s].row_offset;
+    *new_row =
+        NewMatrixRow(m, matrix_row, 0) - expanded_->submatrices[s].row_offset;
     *stride = n_stride_[m];
     return true;
   }
@@ -246,8 +246,8 @@ void ComputationExpander::ExpandPrecomputedIndexes() {
     if (component[p] < 0) continue;  // unused: left null
     const int32_t in_stride = FindNStride(in.input_indexes),
                   out_stride = FindNStride(in.output_indexes);
-    if (in_stride == 0 || out_stride == 0 ||
-        in.input_indexes.back().n != 1 || in.output_indexes.back().n != 1)
+    if (in_stride == 0 || out_stride == 0 || in.input_indexes.back().n != 1 ||
+        in.output_indexes.back().n != 1)
       Fail("the Indexes of precomputed indexes " + std::to_string(p) +
            " (component " + nnet_.GetComponentName(component[p]) +
            ") are missing or do not repeat for n = 0 and n = 1");
@@ -304,8 +304,10 @@ void ComputationExpander::ExpandRows(int32_t k, Command *c) {
     if (!NewSubmatrixRow(s1, i1, &new_i1, &stride1)) continue;
     const int32_t i2 = old[i1];
     if (i2 >= 0 && !NewSubmatrixRow(s2, i2, &new_i2, &stride2)) FailCommand(k);
+    // SnipRowOps may have cut off trailing -1 rows, and with them the twin
+    // of a -1 row (whose expanded rows then stay -1).
     const int32_t twin = i1 + stride1;
-    if (twin >= old_size || old[twin] != (i2 < 0 ? -1 : i2 + stride2))
+    if (twin >= old_size ? i2 >= 0 : old[twin] != (i2 < 0 ? -1 : i2 + stride2))
       FailCommand(k);
     if (i2 < 0) continue;
     for (int32_t n = 0; n < num_n_; n++)
@@ -333,8 +335,9 @@ void ComputationExpander::ExpandRowsMulti(int32_t k, Command *c) {
         FailCommand(k);
       want_twin = std::make_pair(p.first, p.second + stride2);
     }
-    const int32_t twin = i1 + stride1;
-    if (twin >= old_size || old[twin] != want_twin) FailCommand(k);
+    const int32_t twin = i1 + stride1;  // may be snipped off, as above
+    if (twin >= old_size ? p.first >= 0 : old[twin] != want_twin)
+      FailCommand(k);
     if (p.first < 0) continue;
     for (int32_t n = 0; n < num_n_; n++)
       list[new_i1 + n * stride1] =
@@ -359,13 +362,13 @@ void ComputationExpander::ExpandRowRanges(int32_t k, Command *c) {
     int32_t new_i1, stride1;
     if (!NewSubmatrixRow(s1, i1, &new_i1, &stride1)) continue;
     const std::pair<int32_t, int32_t> r = old[i1];
-    const int32_t twin = i1 + stride1;
-    if (twin >= old_size) FailCommand(k);
-    const std::pair<int32_t, int32_t> t = old[twin];
-    if (r.first >= r.second) {  // empty
-      if (t.first < t.second) FailCommand(k);
+    const int32_t twin = i1 + stride1;  // may be snipped off, as above
+    if (r.first >= r.second) {          // empty
+      if (twin < old_size && old[twin].first < old[twin].second) FailCommand(k);
       continue;
     }
+    if (twin >= old_size) FailCommand(k);
+    const std::pair<int32_t, int32_t> t = old[twin];
     int32_t new_begin, new_row, stride2;
     if (!NewSubmatrixRow(s2, r.first, &new_begin, &stride2)) FailCommand(k);
     for (int32_t i2 = r.first + 1; i2 < r.second; i2++)
@@ -447,8 +450,8 @@ void CompileWithShortcut(const Nnet &nnet, const ComputationRequest &request,
     CompilerOptions mini_opts = opts;
     mini_opts.output_debug_info = true;  // the expansion needs it
     NnetComputation mini_computation;
-    Compiler(mini_request, nnet).CreateComputation(mini_opts,
-                                                   &mini_computation);
+    Compiler(mini_request, nnet)
+        .CreateComputation(mini_opts, &mini_computation);
     ExpandComputation(nnet, request.misc_info, mini_computation,
                       opts.output_debug_info, num_n_values, computation);
   } else {

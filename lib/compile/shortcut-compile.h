@@ -54,8 +54,7 @@ int32_t FindNStride(const std::vector<Cindex> &cindexes);
 void ConvertNumNValues(int32_t n_stride, int32_t num_n_in, int32_t num_n_out,
                        const std::vector<Index> &in, std::vector<Index> *out);
 void ConvertNumNValues(int32_t n_stride, int32_t num_n_in, int32_t num_n_out,
-                       const std::vector<Cindex> &in,
-                       std::vector<Cindex> *out);
+                       const std::vector<Cindex> &in, std::vector<Cindex> *out);
 
 // True if every input and output of `request` has n values exactly
 // 0..N-1 with N > 2, the same N everywhere, and a regular n-stride; then

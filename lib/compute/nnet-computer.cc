@@ -364,9 +364,16 @@ const IndexVector &NnetComputer::GetRanges(int32_t ranges_index) {
   NNET3_ASSERT(ranges_index >= 0 &&
                ranges_index < static_cast<int32_t>(ranges_.size()));
   std::unique_ptr<IndexVector> &slot = ranges_[ranges_index];
-  if (!slot)
-    slot = std::make_unique<IndexVector>(IndexVector::FromRanges(
-        computation_.indexes_ranges[ranges_index], *device_));
+  if (!slot) {
+    // Computations (ours and Kaldi's) write an empty range as (-1, -1)
+    // ("null" when printed); the matrix layer wants bounds >= 0.
+    std::vector<std::pair<int32_t, int32_t>> ranges =
+        computation_.indexes_ranges[ranges_index];
+    for (auto &r : ranges)
+      if (r.first == -1 && r.second == -1) r = {0, 0};
+    slot = std::make_unique<IndexVector>(
+        IndexVector::FromRanges(ranges, *device_));
+  }
   return *slot;
 }
 

@@ -8,7 +8,6 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/options.h"
-#include "compile/compiler.h"
 #include "compile/nnet-context.h"
 
 namespace nnet3 {
@@ -46,16 +45,17 @@ void NnetSimpleComputationOptions::Register(OptionsRegistry *opts) {
                  "verbose!)");
   OptionsRegistry compute_opts("computation", opts);
   compute_config.Register(&compute_opts);
+  OptionsRegistry optimize_opts("optimization", opts);
+  optimize_config.Register(&optimize_opts);
+  OptionsRegistry compiler_opts("compiler", opts);
+  compiler_config.Register(&compiler_opts);
 }
-
-struct NnetSimpleComputer::CachedComputation {
-  ComputationRequest request;
-  NnetComputation computation;
-};
 
 NnetSimpleComputer::NnetSimpleComputer(const NnetSimpleComputationOptions &opts,
                                        const Nnet &nnet)
-    : opts_(opts), nnet_(nnet) {
+    : opts_(opts),
+      nnet_(nnet),
+      compiler_(nnet, opts.optimize_config, opts.compiler_config) {
   if (opts_.frame_subsampling_factor < 1 || opts_.frames_per_chunk < 1)
     NNET3_ERR << "--frame-subsampling-factor ("
               << opts_.frame_subsampling_factor << ") and --frames-per-chunk ("
@@ -223,35 +223,12 @@ void NnetSimpleComputer::GetChunkIvector(const std::string &utterance,
   row->CopyFromMat(online_ivectors->RowRange(index, 1));
 }
 
-const NnetComputation &NnetSimpleComputer::GetComputation(
-    const ComputationRequest &request) {
-  auto it = cache_.find(&request);
-  if (it != cache_.end()) return *it->second;
-  // Kaldi's cache capacity; beyond it, start again.
-  if (cache_entries_.size() >= static_cast<size_t>(64 + frames_per_chunk_)) {
-    cache_.clear();
-    cache_entries_.clear();
-  }
-  auto entry = std::make_unique<CachedComputation>();
-  entry->request = request;
-  Compiler compiler(entry->request, nnet_);
-  compiler.CreateComputation(CompilerOptions(), &entry->computation);
-  ++num_compilations_;
-  NNET3_VLOG(2) << "Compiled a computation for a chunk with "
-                << request.inputs[0].indexes.size() << " input frames and "
-                << request.outputs[0].indexes.size() << " output frames";
-  const NnetComputation &computation = entry->computation;
-  cache_[&entry->request] = &computation;
-  cache_entries_.push_back(std::move(entry));
-  return computation;
-}
-
 void NnetSimpleComputer::RunChunk(const NnetComputation &computation,
                                   Matrix *input, Matrix *ivector,
                                   Matrix *output) const {
   NnetComputer computer(opts_.compute_config, computation, nnet_, nullptr);
-  // Until the optimizer gathers the I/O at the start, commands may come
-  // before (or between) the kAcceptInput commands: run up to each input.
+  // An optimized computation accepts its inputs first; an unoptimized one
+  // may have commands before (or between) them: run up to each input.
   bool work_pending = false;
   for (const NnetComputation::Command &c : computation.commands) {
     if (c.command_type == kProvideOutput) break;
@@ -288,7 +265,13 @@ void NnetSimpleComputer::ComputeUtterance(const std::string &utterance,
     if (IvectorDim() > 0)
       GetChunkIvector(utterance, chunk, ivector, online_ivectors,
                       online_ivector_period, &ivector_row);
-    RunChunk(GetComputation(request), &input, &ivector_row, &chunk_output);
+    // Held here: the cache may drop it while it runs.
+    std::shared_ptr<const NnetComputation> computation =
+        compiler_.Compile(request);
+    NNET3_VLOG(3) << "Computation for a chunk with "
+                  << request.inputs[0].indexes.size() << " input frames and "
+                  << request.outputs[0].indexes.size() << " output frames";
+    RunChunk(*computation, &input, &ivector_row, &chunk_output);
     const int32_t num_new = chunk.end - chunk.first_new;
     output->RowRange(chunk.first_new, num_new)
         .CopyFromMat(

@@ -21,8 +21,10 @@
 // is at least a chunk long, the last chunk is moved back so that it is a
 // whole chunk (overlapping the one before it; only its new frames are
 // kept), so that requests repeat and compile once. Every request is shifted
-// in time so that its first output frame is t = 0; the compiled
-// computation of each distinct request is cached in the computer.
+// in time so that its first output frame is t = 0; each distinct request is
+// compiled and optimized once by the computer's CachingOptimizingCompiler
+// (--optimization.*, --compiler.*; its cache holds 64 + frames-per-chunk
+// computations by default, as Kaldi's).
 //
 // I-vectors: a network with an "ivector" input gets one i-vector row per
 // chunk, as the Index (n=0, t=0, x=0) (the chunk's first output frame after
@@ -36,14 +38,13 @@
 // For networks without recurrence or batch statistics (batch-norm in
 // test mode), the output does not depend on the chunking. Errors (bad
 // dimensions, missing i-vectors, an empty utterance) are UserErrors naming
-// the utterance. Not thread-safe (the cache); use one computer per thread.
+// the utterance. Not thread-safe; use one computer per thread.
 #ifndef NNET3_COMPUTE_NNET_SIMPLE_COMPUTATION_H_
 #define NNET3_COMPUTE_NNET_SIMPLE_COMPUTATION_H_
 
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "compile/computation-request.h"
@@ -52,6 +53,8 @@
 #include "matrix/matrix.h"
 #include "matrix/vector.h"
 #include "nnet/nnet.h"
+#include "optimize/caching-compiler.h"
+#include "optimize/nnet-optimize-options.h"
 
 namespace nnet3 {
 
@@ -70,8 +73,19 @@ struct NnetSimpleComputationOptions {
   bool debug_computation = false;
   // Registered as --computation.*.
   NnetComputeOptions compute_config;
+  // Registered as --optimization.*.
+  NnetOptimizeOptions optimize_config;
+  // Registered as --compiler.*; the default capacity is 64 + the default
+  // frames-per-chunk (as Kaldi, which makes room for the shorter chunks at
+  // utterance ends).
+  CachingOptimizingCompilerOptions compiler_config;
 
-  // Kaldi's option names; compute_config under the prefix "computation".
+  NnetSimpleComputationOptions() {
+    compiler_config.cache_capacity += frames_per_chunk;
+  }
+  // Kaldi's option names; compute_config, optimize_config and
+  // compiler_config under the prefixes "computation", "optimization" and
+  // "compiler".
   void Register(OptionsRegistry *opts);
 };
 
@@ -105,7 +119,9 @@ class NnetSimpleComputer {
   int32_t IvectorDim() const;
   int32_t OutputDim() const;
   // How many distinct requests have been compiled (for tests).
-  int32_t NumCompilations() const { return num_compilations_; }
+  int32_t NumCompilations() const {
+    return static_cast<int32_t>(compiler_.Stats().misses);
+  }
 
  private:
   // Output frames [begin, end) in subsampled frames; the rows from
@@ -113,8 +129,6 @@ class NnetSimpleComputer {
   struct Chunk {
     int32_t begin, end, first_new;
   };
-  struct CachedComputation;
-
   void CheckInputs(const std::string &utterance, const MatrixView &features,
                    const VectorView *ivector, const MatrixView *online_ivectors,
                    int32_t online_ivector_period) const;
@@ -127,8 +141,9 @@ class NnetSimpleComputer {
                        const VectorView *ivector,
                        const MatrixView *online_ivectors,
                        int32_t online_ivector_period, Matrix *row) const;
-  const NnetComputation &GetComputation(const ComputationRequest &request);
-  // Runs `computation`, giving each input when it is asked for.
+  // Runs `computation`, giving each input when it is asked for (before
+  // any other command for an optimized computation; spread over the
+  // forward pass for an unoptimized one).
   void RunChunk(const NnetComputation &computation, Matrix *input,
                 Matrix *ivector, Matrix *output) const;
 
@@ -136,11 +151,7 @@ class NnetSimpleComputer {
   const Nnet &nnet_;
   int32_t left_context_ = 0, right_context_ = 0;
   int32_t frames_per_chunk_ = 0;
-  int32_t num_compilations_ = 0;
-  std::vector<std::unique_ptr<CachedComputation>> cache_entries_;
-  std::unordered_map<const ComputationRequest *, const NnetComputation *,
-                     ComputationRequestHasher, ComputationRequestPtrEqual>
-      cache_;
+  CachingOptimizingCompiler compiler_;
 };
 
 }  // namespace nnet3

@@ -23,7 +23,8 @@ bool ComputationAnalysis::IsZeroing(int32_t c) const {
 }
 
 int32_t ComputationAnalysis::FirstNontrivialAccess(int32_t s) const {
-  NNET3_ASSERT(s > 0 && s < static_cast<int32_t>(computation_.submatrices.size()));
+  NNET3_ASSERT(s > 0 &&
+               s < static_cast<int32_t>(computation_.submatrices.size()));
   int32_t ans = static_cast<int32_t>(computation_.commands.size());
   for (int32_t v : VariablesOf(analyzer_, s)) {
     for (const Access &access : analyzer_.variable_accesses[v]) {
@@ -38,7 +39,8 @@ int32_t ComputationAnalysis::FirstNontrivialAccess(int32_t s) const {
 }
 
 int32_t ComputationAnalysis::FirstAccess(int32_t s) const {
-  NNET3_ASSERT(s > 0 && s < static_cast<int32_t>(computation_.submatrices.size()));
+  NNET3_ASSERT(s > 0 &&
+               s < static_cast<int32_t>(computation_.submatrices.size()));
   int32_t ans = static_cast<int32_t>(computation_.commands.size());
   for (int32_t v : VariablesOf(analyzer_, s)) {
     const std::vector<Access> &accesses = analyzer_.variable_accesses[v];
@@ -48,7 +50,8 @@ int32_t ComputationAnalysis::FirstAccess(int32_t s) const {
 }
 
 int32_t ComputationAnalysis::LastAccess(int32_t s) const {
-  NNET3_ASSERT(s > 0 && s < static_cast<int32_t>(computation_.submatrices.size()));
+  NNET3_ASSERT(s > 0 &&
+               s < static_cast<int32_t>(computation_.submatrices.size()));
   int32_t ans = -1;
   for (int32_t v : VariablesOf(analyzer_, s)) {
     const std::vector<Access> &accesses = analyzer_.variable_accesses[v];
@@ -58,7 +61,8 @@ int32_t ComputationAnalysis::LastAccess(int32_t s) const {
 }
 
 int32_t ComputationAnalysis::LastWriteAccess(int32_t s) const {
-  NNET3_ASSERT(s > 0 && s < static_cast<int32_t>(computation_.submatrices.size()));
+  NNET3_ASSERT(s > 0 &&
+               s < static_cast<int32_t>(computation_.submatrices.size()));
   int32_t ans = -1;
   for (int32_t v : VariablesOf(analyzer_, s)) {
     const std::vector<Access> &accesses = analyzer_.variable_accesses[v];
@@ -75,7 +79,8 @@ int32_t ComputationAnalysis::LastWriteAccess(int32_t s) const {
 
 int32_t ComputationAnalysis::DataInvalidatedCommand(int32_t c,
                                                     int32_t s) const {
-  NNET3_ASSERT(s > 0 && s < static_cast<int32_t>(computation_.submatrices.size()));
+  NNET3_ASSERT(s > 0 &&
+               s < static_cast<int32_t>(computation_.submatrices.size()));
   int32_t m = computation_.submatrices[s].matrix_index;
   int32_t ans = analyzer_.matrix_accesses[m].deallocate_command;
   if (ans == -1) ans = static_cast<int32_t>(computation_.commands.size());

@@ -59,11 +59,10 @@ void IdentifySubmatrixArgsInComputation(NnetComputation *computation,
 void InsertCommands(std::vector<std::pair<int32_t, Command>> *new_commands,
                     NnetComputation *computation) {
   if (new_commands->empty()) return;
-  std::stable_sort(new_commands->begin(), new_commands->end(),
-                   [](const std::pair<int32_t, Command> &a,
-                      const std::pair<int32_t, Command> &b) {
-                     return a.first < b.first;
-                   });
+  std::stable_sort(
+      new_commands->begin(), new_commands->end(),
+      [](const std::pair<int32_t, Command> &a,
+         const std::pair<int32_t, Command> &b) { return a.first < b.first; });
   const int32_t num_old = static_cast<int32_t>(computation->commands.size());
   NNET3_ASSERT(new_commands->front().first >= 0 &&
                new_commands->back().first <= num_old);
@@ -116,8 +115,8 @@ bool IsLoopedComputation(const NnetComputation &computation) {
   return false;
 }
 
-void SubmatricesWrittenBy(const NnetComputation &computation,
-                          const Command &c, std::vector<int32_t> *out) {
+void SubmatricesWrittenBy(const NnetComputation &computation, const Command &c,
+                          std::vector<int32_t> *out) {
   out->clear();
   switch (c.command_type) {
     case kSetConst:

@@ -33,9 +33,8 @@ void CheckMoveIsSafe(const NnetComputation &computation, const Analyzer &a,
       ok = false;
   if (!ok)
     NNET3_INTERNAL_ERR << "ConsolidateIoOperations: cannot move the "
-                       << CommandTypeName(io.command_type) << " command c"
-                       << k << " to the "
-                       << (accept ? "start" : "end")
+                       << CommandTypeName(io.command_type) << " command c" << k
+                       << " to the " << (accept ? "start" : "end")
                        << " of its segment: another command in between uses "
                        << "its matrix m" << m;
 }
@@ -54,7 +53,7 @@ bool ConsolidateIoOperations(const Nnet &nnet, NnetComputation *computation) {
   for (int32_t c = 0; c <= num_commands; c++) {
     if (c < num_commands && !IsSegmentBoundary(old[c].command_type)) {
       CommandType type = old[c].command_type;
-      (type == kAcceptInput    ? inputs
+      (type == kAcceptInput     ? inputs
        : type == kProvideOutput ? outputs
                                 : middle)
           .push_back(c);

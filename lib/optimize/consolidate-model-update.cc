@@ -80,14 +80,12 @@ class ModelUpdateConsolidator {
   int32_t Concatenate(const std::vector<int32_t> &commands,
                       const std::vector<int32_t> &submatrices) {
     NNET3_ASSERT(submatrices.size() == commands.size());
-    const int32_t num_cols =
-        computation_->submatrices[submatrices[0]].num_cols;
+    const int32_t num_cols = computation_->submatrices[submatrices[0]].num_cols;
     int32_t num_rows = 0;
     NnetComputation::MatrixDebugInfo debug_info;
     const bool has_debug_info = !computation_->matrix_debug_info.empty();
     for (int32_t s : submatrices) {
-      const NnetComputation::SubMatrixInfo &info =
-          computation_->submatrices[s];
+      const NnetComputation::SubMatrixInfo &info = computation_->submatrices[s];
       NNET3_ASSERT(s > 0 && info.num_cols == num_cols);
       num_rows += info.num_rows;
       if (has_debug_info) {
@@ -99,8 +97,8 @@ class ModelUpdateConsolidator {
             src.cindexes.begin() + info.row_offset + info.num_rows);
       }
     }
-    int32_t whole = computation_->NewMatrix(
-        num_rows, num_cols, MatrixStrideType::kDefaultStride);
+    int32_t whole = computation_->NewMatrix(num_rows, num_cols,
+                                            MatrixStrideType::kDefaultStride);
     if (has_debug_info) {
       computation_->matrix_debug_info.resize(computation_->matrices.size());
       computation_->matrix_debug_info.back() = std::move(debug_info);
@@ -113,8 +111,8 @@ class ModelUpdateConsolidator {
       int32_t rows = computation_->submatrices[submatrices[i]].num_rows;
       int32_t part =
           computation_->NewSubMatrix(whole, row_offset, rows, 0, num_cols);
-      extra_.emplace_back(commands[i], Command(kMatrixCopy, part,
-                                               submatrices[i]));
+      extra_.emplace_back(commands[i],
+                          Command(kMatrixCopy, part, submatrices[i]));
       row_offset += rows;
     }
     return whole;

@@ -1,19 +1,23 @@
-// ConsolidateModelUpdate (--optimization.consolidate-model-update):
-// when an updatable component is backpropagated by several commands (an
-// RNN's layer at several time steps), its model update is done once, on
-// the concatenated inputs and output derivatives, instead of once per
-// command.
+// ConsolidateModelUpdate (--optimization.consolidate-model-update): when
+// an updatable simple component without memos is backpropagated by several
+// kBackprop commands (an RNN's layer at each time step), its model update
+// is done once, on the concatenated inputs / outputs and output
+// derivatives, instead of once per command (Kaldi's ModelUpdateConsolidator).
 //
-// Needs: need_model_derivative set (otherwise nothing changes).
-// Guarantees: the same data derivatives and the same total model update
-// (for components whose update is a sum of per-row contributions, as
-// affine-like components have; components with kUsesMemo or that would
-// not be updated per-row linearly are left alone); the kBackprop commands
-// of such a component become kBackpropNoModelUpdate (or are removed when
-// they have no in-deriv), and one combined kBackprop with no in-deriv is
-// added at the end of the backward pass, reading new matrices filled by
-// kMatrixCopy commands from the original in-values and out-derivs. For a
-// component backpropagated once (any feed-forward net), nothing changes.
+// The per-step commands become kBackpropNoModelUpdate (or disappear when
+// they have no input derivative); before each, kMatrixCopy commands append
+// its in-value / out-value (as the component needs) and out-deriv to new
+// matrices (allocated before the first copy, freed at the end); one
+// kBackprop with no input derivative is added after all other commands.
+//
+// Needs: nothing in particular (it runs second); need_model_derivative,
+// otherwise nothing changes.
+// Guarantees: the same data derivatives and the same gradient (a sum over
+// rows, so only the order of additions changes); with natural-gradient
+// components the preconditioning now sees all rows at once, as in Kaldi.
+// The new matrices may raise the peak memory: the price of fewer, larger
+// updates. Feed-forward networks (each component backpropagated once) are
+// unchanged.
 #ifndef NNET3_OPTIMIZE_CONSOLIDATE_MODEL_UPDATE_H_
 #define NNET3_OPTIMIZE_CONSOLIDATE_MODEL_UPDATE_H_
 

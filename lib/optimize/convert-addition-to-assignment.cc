@@ -31,7 +31,9 @@ CommandType CopyVersionOf(const NnetComputation::Command &c) {
 // compiled computations; a copy would then see its own output).
 bool ReadsOwnDestination(const NnetComputation &computation,
                          const NnetComputation::Command &c) {
-  auto matrix = [&](int32_t s) { return computation.submatrices[s].matrix_index; };
+  auto matrix = [&](int32_t s) {
+    return computation.submatrices[s].matrix_index;
+  };
   if (c.command_type == kMatrixAdd || c.command_type == kAddRows)
     return matrix(c.arg1) == matrix(c.arg2);
   std::vector<int32_t> others;

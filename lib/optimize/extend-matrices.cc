@@ -67,8 +67,7 @@ bool MatrixExtender::WrittenBefore(int32_t c,
   for (int32_t k = c - 1; k >= 0; k--) {
     const Command &cmd = computation_->commands[k];
     if (cmd.command_type == kAllocMatrix &&
-        computation_->submatrices[cmd.arg1].matrix_index ==
-            region.matrix_index)
+        computation_->submatrices[cmd.arg1].matrix_index == region.matrix_index)
       return false;
     SubmatricesWrittenBy(*computation_, cmd, &written);
     for (int32_t s : written)
@@ -78,8 +77,7 @@ bool MatrixExtender::WrittenBefore(int32_t c,
   return false;
 }
 
-bool MatrixExtender::CanBeExtended(int32_t c, int32_t dest,
-                                   int32_t src) const {
+bool MatrixExtender::CanBeExtended(int32_t c, int32_t dest, int32_t src) const {
   const SubMatrixInfo &s = computation_->submatrices[src],
                       &d = computation_->submatrices[dest];
   const int32_t ms = s.matrix_index, md = d.matrix_index;
@@ -87,13 +85,12 @@ bool MatrixExtender::CanBeExtended(int32_t c, int32_t dest,
   const NnetComputation::MatrixInfo &src_matrix = computation_->matrices[ms],
                                     &dest_matrix = computation_->matrices[md];
   if (s.row_offset != 0 || s.col_offset != 0 ||
-      s.num_cols != src_matrix.num_cols ||
-      s.num_rows >= src_matrix.num_rows ||
+      s.num_cols != src_matrix.num_cols || s.num_rows >= src_matrix.num_rows ||
       s.num_rows < kMinProportion * src_matrix.num_rows)
     return false;
   if (d.row_offset + d.num_rows != orig_num_rows_[md]) return false;
-  const bool all_columns = d.col_offset == 0 &&
-                           d.num_cols == dest_matrix.num_cols;
+  const bool all_columns =
+      d.col_offset == 0 && d.num_cols == dest_matrix.num_cols;
   if (!all_columns && !zeroed_whole_[md]) return false;
   SubMatrixInfo missing(ms, s.num_rows, src_matrix.num_rows - s.num_rows, 0,
                         src_matrix.num_cols);
@@ -133,8 +130,8 @@ void MatrixExtender::FixCommands() {
                       computation_->matrices[m].num_cols);
   }
   for (Command &c : computation_->commands) {
-    const bool sizing = c.command_type == kAllocMatrix ||
-                        c.command_type == kDeallocMatrix;
+    const bool sizing =
+        c.command_type == kAllocMatrix || c.command_type == kDeallocMatrix;
     const bool zeroing = c.command_type == kSetConst && c.alpha == 0.0f;
     if (!sizing && !zeroing) continue;
     const SubMatrixInfo &info = subs[c.arg1];
@@ -150,8 +147,7 @@ void MatrixExtender::FixCommands() {
 void MatrixExtender::FixDebugInfo() {
   if (computation_->matrix_debug_info.empty()) return;
   for (size_t m = 1; m < computation_->matrices.size(); m++) {
-    std::vector<Cindex> &cindexes =
-        computation_->matrix_debug_info[m].cindexes;
+    std::vector<Cindex> &cindexes = computation_->matrix_debug_info[m].cindexes;
     const int32_t old_rows = static_cast<int32_t>(cindexes.size()),
                   new_rows = computation_->matrices[m].num_rows;
     if (new_rows == old_rows) continue;
@@ -175,8 +171,7 @@ bool MatrixExtender::Extend() {
       static_cast<int32_t>(computation_->commands.size());
   for (int32_t c = 0; c < num_commands; c++) {
     Command &command = computation_->commands[c];
-    if (command.command_type != kMatrixCopy || command.alpha != 1.0f)
-      continue;
+    if (command.command_type != kMatrixCopy || command.alpha != 1.0f) continue;
     if (!CanBeExtended(c, command.arg1, command.arg2)) continue;
     ExtendCommand(&command);
     changed = true;

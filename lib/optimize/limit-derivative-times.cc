@@ -59,8 +59,7 @@ class DerivativeTimeLimiter {
         continue;
       }
       r.begin = c_->matrices[m].num_rows;
-      for (int32_t i = 0; i < static_cast<int32_t>(info.cindexes.size());
-           i++) {
+      for (int32_t i = 0; i < static_cast<int32_t>(info.cindexes.size()); i++) {
         int32_t t = info.cindexes[i].second.t;
         if (t >= min_t_ && t <= max_t_) {
           r.begin = std::min(r.begin, i);

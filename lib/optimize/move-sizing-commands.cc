@@ -48,7 +48,8 @@ bool MoveSizingCommands(const Nnet &nnet, NnetComputation *computation) {
   for (size_t m = 1; m < a.matrix_accesses.size(); m++) {
     const MatrixAccesses &ma = a.matrix_accesses[m];
     int32_t alloc = ma.allocate_command;
-    if (alloc != -1 && computation->commands[alloc].command_type == kAllocMatrix) {
+    if (alloc != -1 &&
+        computation->commands[alloc].command_type == kAllocMatrix) {
       bool paired = IsAllocZeroPair(*computation, alloc);
       if (paired) is_pair_zeroing[alloc + 1] = true;
       int32_t first = FirstRealAccess(ma, paired);

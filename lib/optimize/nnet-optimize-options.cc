@@ -4,13 +4,9 @@
 
 #include "base/error.h"
 #include "base/io-funcs.h"
-#include "base/log.h"
 #include "base/options.h"
 
 namespace nnet3 {
-
-NnetOptimizeOptions::NnetOptimizeOptions()
-    : check_after_each_pass(VerboseLevel() >= 3) {}
 
 void NnetOptimizeOptions::Register(OptionsRegistry *po) {
   po->Register("optimize", &optimize,

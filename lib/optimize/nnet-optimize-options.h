@@ -47,11 +47,10 @@ struct NnetOptimizeOptions {
   int32_t memory_compression_level = 1;
   // Hidden: set by CompileLooped.
   bool optimize_looped_computation = false;
-  // Run the ComputationChecker after every pass (and log every pass). On by
-  // default when the verbose level is >= 3 at construction time.
-  bool check_after_each_pass;
-
-  NnetOptimizeOptions();
+  // Run the ComputationChecker after every pass and log every pass. Not an
+  // option: tests set it; Optimize() also does this whenever the verbose
+  // level is >= 3 at the time it runs (as Kaldi does).
+  bool check_after_each_pass = false;
 
   void Register(OptionsRegistry *registry);
   void Write(std::ostream &os, bool binary) const;

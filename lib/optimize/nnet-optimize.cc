@@ -30,14 +30,16 @@ class PassRunner {
  public:
   PassRunner(const NnetOptimizeOptions &opts, const Nnet &nnet,
              const NnetComputation &computation)
-      : opts_(opts), nnet_(nnet), computation_(computation) {}
+      : checking_(opts.check_after_each_pass || VerboseLevel() >= 3),
+        nnet_(nnet),
+        computation_(computation) {}
 
   template <class PassFn>
   bool Run(const char *name, PassFn pass) {
     Timer timer;
     bool changed = pass();
     double seconds = timer.Elapsed();
-    if (opts_.check_after_each_pass) {
+    if (checking_) {
       NNET3_LOG << "pass " << name << ": changed=" << (changed ? "yes" : "no")
                 << ", " << seconds << "s";
       Check(name);
@@ -61,7 +63,7 @@ class PassRunner {
   }
 
  private:
-  const NnetOptimizeOptions &opts_;
+  const bool checking_;
   const Nnet &nnet_;
   const NnetComputation &computation_;
 };
@@ -85,13 +87,11 @@ int32_t EffectiveMaxDerivTime(const NnetOptimizeOptions &opts,
 void RunRowOpPasses(const NnetOptimizeOptions &opts, PassRunner *run,
                     NnetComputation *c) {
   bool must_renumber = false;
-  if (opts.snip_row_ops && run->Run("SnipRowOps", [&] {
-        return SnipRowOps(c);
-      }))
+  if (opts.snip_row_ops &&
+      run->Run("SnipRowOps", [&] { return SnipRowOps(c); }))
     must_renumber = true;
-  if (opts.split_row_ops && run->Run("SplitRowOps", [&] {
-        return SplitRowOps(c);
-      }))
+  if (opts.split_row_ops &&
+      run->Run("SplitRowOps", [&] { return SplitRowOps(c); }))
     must_renumber = true;
   if (opts.optimize_row_ops && run->Run("ReplaceRowWithMatrixOps", [&] {
         return ReplaceRowWithMatrixOps(c);
@@ -113,8 +113,7 @@ void Optimize(const NnetOptimizeOptions &opts, const Nnet &nnet,
   if (opts.min_deriv_time != std::numeric_limits<int32_t>::min() ||
       max_deriv_time != std::numeric_limits<int32_t>::max())
     run.Run("LimitDerivativeTimes", [&] {
-      return LimitDerivativeTimes(nnet, opts.min_deriv_time, max_deriv_time,
-                                  c);
+      return LimitDerivativeTimes(nnet, opts.min_deriv_time, max_deriv_time, c);
     });
   if (on && opts.consolidate_model_update)
     run.Run("ConsolidateModelUpdate",
@@ -133,8 +132,7 @@ void Optimize(const NnetOptimizeOptions &opts, const Nnet &nnet,
     run.Run("RemoveUnnecessaryZeroing",
             [&] { return RemoveUnnecessaryZeroing(nnet, c); });
   if (on && opts.move_sizing_commands)
-    run.Run("MoveSizingCommands",
-            [&] { return MoveSizingCommands(nnet, c); });
+    run.Run("MoveSizingCommands", [&] { return MoveSizingCommands(nnet, c); });
   if (looped)
     NNET3_WARN << "optimize_looped_computation is set, but looped "
                << "optimization is not implemented; the computation is "
@@ -146,8 +144,7 @@ void Optimize(const NnetOptimizeOptions &opts, const Nnet &nnet,
           [&] { return ConsolidateIoOperations(nnet, c); });
   if (on && opts.memory_compression_level > 0 && !looped)
     run.Run("OptimizeMemoryCompression", [&] {
-      return OptimizeMemoryCompression(nnet, opts.memory_compression_level,
-                                       c);
+      return OptimizeMemoryCompression(nnet, opts.memory_compression_level, c);
     });
 }
 
@@ -161,11 +158,9 @@ int32_t MaxOutputTimeInRequest(const ComputationRequest &request) {
 
 namespace {
 
-#define NNET3_BOOL_SWITCH(option, passes, field)                  \
-  OptimizationSwitch {                                            \
-    option, passes, [](bool on, NnetOptimizeOptions *o) {         \
-      o->field = on;                                              \
-    }                                                             \
+#define NNET3_BOOL_SWITCH(option, passes, field)                           \
+  OptimizationSwitch {                                                     \
+    option, passes, [](bool on, NnetOptimizeOptions *o) { o->field = on; } \
   }
 
 std::vector<OptimizationSwitch> MakeSwitches() {
@@ -214,7 +209,8 @@ const std::vector<OptimizationSwitch> &OptimizationSwitches() {
 
 NnetOptimizeOptions AllPassesOffOptions() {
   NnetOptimizeOptions opts;
-  for (const OptimizationSwitch &s : OptimizationSwitches()) s.set(false, &opts);
+  for (const OptimizationSwitch &s : OptimizationSwitches())
+    s.set(false, &opts);
   return opts;
 }
 

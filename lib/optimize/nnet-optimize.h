@@ -23,10 +23,9 @@
 // checker, uses no more peak memory (GetMaxMemoryUse) and has its
 // kAcceptInput / kProvideOutput commands at segment boundaries (so
 // NnetComputer may accept all inputs before the first Run()). With
-// opts.check_after_each_pass, the checker runs after every pass and a
-// failure throws InternalError naming the pass; each pass logs
-// "pass <name>: changed=<yes|no>, <seconds>s" (at --verbose >= 3, or always
-// when checking).
+// opts.check_after_each_pass or at --verbose >= 3, the checker runs after
+// every pass, a failure throws InternalError naming the pass, and each pass
+// logs "pass <name>: changed=<yes|no>, <seconds>s".
 #ifndef NNET3_OPTIMIZE_NNET_OPTIMIZE_H_
 #define NNET3_OPTIMIZE_NNET_OPTIMIZE_H_
 
@@ -42,8 +41,7 @@
 namespace nnet3 {
 
 void Optimize(const NnetOptimizeOptions &opts, const Nnet &nnet,
-              int32_t max_output_time_in_request,
-              NnetComputation *computation);
+              int32_t max_output_time_in_request, NnetComputation *computation);
 
 // The largest t of any output index in the request (INT_MIN if none); the
 // max_output_time_in_request argument of Optimize().

@@ -63,9 +63,9 @@ bool OptimizeMemoryCompression(const Nnet &nnet, int32_t level,
       continue;
     // The ReLU's backprop reads only whether each output is positive, which
     // 1-byte unsigned compression with range 0 (truncating) keeps exactly.
-    inserts.emplace_back(forward.command_index + 1,
-                         Command(0.0f, kCompressMatrix, whole[m],
-                                 kCompressedUint8, 1));
+    inserts.emplace_back(
+        forward.command_index + 1,
+        Command(0.0f, kCompressMatrix, whole[m], kCompressedUint8, 1));
     inserts.emplace_back(backward.command_index,
                          Command(kDecompressMatrix, whole[m]));
   }

@@ -72,8 +72,7 @@ bool RemoveUnnecessaryAllocation(const Nnet &nnet,
   (void)nnet;
   if (IsLoopedComputation(*computation)) return false;
   // Deallocation and allocation commands of each size class, in order.
-  std::map<SizeClass, std::pair<std::vector<int32_t>, std::set<int32_t>>>
-      lists;
+  std::map<SizeClass, std::pair<std::vector<int32_t>, std::set<int32_t>>> lists;
   const int32_t num_commands =
       static_cast<int32_t>(computation->commands.size());
   for (int32_t c = 0; c < num_commands; c++) {
@@ -88,8 +87,8 @@ bool RemoveUnnecessaryAllocation(const Nnet &nnet,
       profile.empty() ? 0 : *std::max_element(profile.begin(), profile.end());
   bool changed = false;
   for (auto &entry : lists) {
-    const int64_t bytes = 4 * int64_t(std::get<0>(entry.first)) *
-                          std::get<1>(entry.first);
+    const int64_t bytes =
+        4 * int64_t(std::get<0>(entry.first)) * std::get<1>(entry.first);
     std::vector<int32_t> &deallocs = entry.second.first;
     std::set<int32_t> &allocs = entry.second.second;
     // From the latest deallocation back, pair each with the first free

@@ -101,15 +101,15 @@ void CollectArgs(NnetComputation *computation,
 bool RenumberIndexLists(NnetComputation *computation) {
   std::vector<int32_t *> args;
   CollectArgs(computation, {kCopyRows, kAddRows}, 3, &args);
-  bool changed = RenumberList<std::vector<int32_t>,
-                              DefaultLess<std::vector<int32_t>>>(
-      0, args, &computation->indexes);
+  bool changed =
+      RenumberList<std::vector<int32_t>, DefaultLess<std::vector<int32_t>>>(
+          0, args, &computation->indexes);
   using PairList = std::vector<std::pair<int32_t, int32_t>>;
   args.clear();
-  CollectArgs(computation,
-              {kCopyRowsMulti, kCopyToRowsMulti, kAddRowsMulti,
-               kAddToRowsMulti},
-              2, &args);
+  CollectArgs(
+      computation,
+      {kCopyRowsMulti, kCopyToRowsMulti, kAddRowsMulti, kAddToRowsMulti}, 2,
+      &args);
   if (RenumberList<PairList, DefaultLess<PairList>>(
           0, args, &computation->indexes_multi))
     changed = true;
@@ -174,7 +174,8 @@ bool RenumberMemos(NnetComputation *computation) {
   std::map<int32_t, int32_t> old_to_new;
   bool changed = false;
   for (int32_t *a : in_order) {
-    auto ins = old_to_new.emplace(*a, static_cast<int32_t>(old_to_new.size()) + 1);
+    auto ins =
+        old_to_new.emplace(*a, static_cast<int32_t>(old_to_new.size()) + 1);
     if (ins.first->second != *a) changed = true;
     *a = ins.first->second;
   }

@@ -72,8 +72,8 @@ bool ReplaceCommand(int32_t c, NnetComputation *computation,
   if (is_copy) {
     const int32_t trail_begin = shape.lead + shape.length;
     ZeroRowsIfNeeded(c, cmd.arg1, 0, shape.lead, computation, inserted);
-    ZeroRowsIfNeeded(c, cmd.arg1, trail_begin, size - trail_begin,
-                     computation, inserted);
+    ZeroRowsIfNeeded(c, cmd.arg1, trail_begin, size - trail_begin, computation,
+                     inserted);
   }
   const int32_t dest =
       computation->NewSubMatrix(cmd.arg1, shape.lead, shape.length, 0, -1);

@@ -8,7 +8,8 @@
 // source submatrix to rows 2-4 of the destination submatrix, which is
 // cheaper than indexing.
 //
-//   if (ReplaceRowWithMatrixOps(&computation)) RenumberComputation(&computation);
+//   if (ReplaceRowWithMatrixOps(&computation))
+//   RenumberComputation(&computation);
 //
 // kCopyRows sets the -1 rows to zero, so for a copy those rows get a
 // kSetConst(0) inserted just before the command, unless they are already

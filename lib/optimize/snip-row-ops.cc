@@ -84,9 +84,9 @@ bool SnipCommand(int32_t c, NnetComputation *computation) {
   switch (cmd.command_type) {
     case kAddRows:
     case kCopyRows:
-      changed = SnipList(c, cmd.command_type == kCopyRows, negative_index,
-                         &computation->indexes, &cmd.arg3, &cmd.arg1,
-                         computation);
+      changed =
+          SnipList(c, cmd.command_type == kCopyRows, negative_index,
+                   &computation->indexes, &cmd.arg3, &cmd.arg1, computation);
       break;
     case kAddRowsMulti:
     case kCopyRowsMulti:

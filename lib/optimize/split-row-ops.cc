@@ -142,8 +142,7 @@ bool SplitCommand(int32_t c, NnetComputation *computation,
   std::vector<std::vector<int32_t>> indexes(runs.size());
   for (size_t i = 0; i < runs.size(); i++) {
     // Reading and writing one matrix: keep the command as it is.
-    if (computation->submatrices[runs[i].submatrix].matrix_index ==
-        own_matrix)
+    if (computation->submatrices[runs[i].submatrix].matrix_index == own_matrix)
       return false;
     if (!GetRunIndexes(cmd, runs[i], &indexes[i])) return false;
   }

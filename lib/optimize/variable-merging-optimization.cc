@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "base/error.h"
@@ -35,8 +36,7 @@ class VariableMergingOptimizer {
   // The (s1, s2) of candidate command c, or false.
   bool GetCandidate(int32_t c, int32_t *s1, int32_t *s2) const;
   // Conditions c1-c7 and c12: which merge directions are possible at all.
-  void AllowedDirections(int32_t s1, int32_t s2, bool *left,
-                         bool *right) const;
+  void AllowedDirections(int32_t s1, int32_t s2, bool *left, bool *right) const;
   bool AllocationsOk(int32_t m) const;
   // c8 / c9.
   bool AccessesAllowMerge(int32_t c, int32_t s1, int32_t s2,
@@ -44,6 +44,10 @@ class VariableMergingOptimizer {
   // c10: the zeroings of s2 before c to remove; false if one cannot be.
   bool GetDeadZeroings(int32_t c, int32_t s1, int32_t s2, bool left,
                        std::vector<int32_t> *dead) const;
+  // Right merges: m1's zeroings would become zeroings of part of m2 that
+  // RemoveUnnecessaryZeroing cannot remove, so those whose zeros are
+  // always overwritten before being read are removed here.
+  void AppendDeadZeroingsOfSource(int32_t m1, std::vector<int32_t> *dead) const;
   // c11, with `removed` the commands the merge will remove.
   bool OutputsAllowMerge(int32_t m1, int32_t m2,
                          const std::vector<int32_t> &removed) const;
@@ -124,13 +128,14 @@ void VariableMergingOptimizer::AllowedDirections(int32_t s1, int32_t s2,
   const bool whole1 = computation_->IsWholeMatrix(s1),
              whole2 = computation_->IsWholeMatrix(s2);
   const bool io = a1.is_input || a1.is_output || a2.is_input || a2.is_output;
-  if (io && !(whole1 && whole2)) return;            // c2
+  if (io && !(whole1 && whole2)) return;                 // c2
   if (!AllocationsOk(m1) || !AllocationsOk(m2)) return;  // c12
   const MatrixStrideType kEqual = MatrixStrideType::kStrideEqualNumCols;
-  *left = opts_.allow_left_merge && whole2 &&                    // c3
+  *left = opts_.allow_left_merge && whole2 &&                              // c3
           !(computation_->matrices[m2].stride_type == kEqual && !whole1);  // c6
-  *right = opts_.allow_right_merge && whole1 &&                  // c4
-           !(computation_->matrices[m1].stride_type == kEqual && !whole2);  // c7
+  *right =
+      opts_.allow_right_merge && whole1 &&                             // c4
+      !(computation_->matrices[m1].stride_type == kEqual && !whole2);  // c7
 }
 
 bool VariableMergingOptimizer::AccessesAllowMerge(int32_t c, int32_t s1,
@@ -150,7 +155,8 @@ bool VariableMergingOptimizer::GetDeadZeroings(
   std::vector<int32_t> variables;
   analyzer_.variables.AppendVariablesForSubmatrix(s2, &variables);
   const SubMatrixInfo &s2_info = computation_->submatrices[s2];
-  int32_t m1_first = -1;  // FirstNontrivialMatrixAccess(m1), when needed
+  const int32_t m1_first = ComputationAnalysis(*computation_, analyzer_)
+                               .FirstNontrivialMatrixAccess(MatrixOf(s1));
   for (int32_t v : variables) {
     for (const Access &access : analyzer_.variable_accesses[v]) {
       const int32_t k = access.command_index;
@@ -159,20 +165,38 @@ bool VariableMergingOptimizer::GetDeadZeroings(
       // c8/c9 made sure that only zeroing touches s2 before c.
       NNET3_ASSERT(zeroing.command_type == kSetConst && zeroing.alpha == 0.0f);
       if (SubmatrixInfoContains(s2_info,
-                                computation_->submatrices[zeroing.arg1])) {
+                                computation_->submatrices[zeroing.arg1]))
         dead->push_back(k);
-        continue;
-      }
-      if (left) return false;  // cannot happen: s2 is all of m2
-      if (m1_first == -1)
-        m1_first = ComputationAnalysis(*computation_, analyzer_)
-                       .FirstNontrivialMatrixAccess(MatrixOf(s1));
-      if (k >= m1_first) return false;
+      else if (left || k >= m1_first)
+        return false;  // (left: cannot happen, s2 is all of m2)
     }
   }
+  if (!left) AppendDeadZeroingsOfSource(MatrixOf(s1), dead);
   std::sort(dead->begin(), dead->end());
   dead->erase(std::unique(dead->begin(), dead->end()), dead->end());
   return true;
+}
+
+void VariableMergingOptimizer::AppendDeadZeroingsOfSource(
+    int32_t m1, std::vector<int32_t> *dead) const {
+  // A zeroing is dead if, for every variable it touches, the next access
+  // overwrites the variable without reading it.
+  std::map<int32_t, bool> is_dead;
+  std::vector<int32_t> variables;
+  analyzer_.variables.AppendVariablesForMatrix(m1, &variables);
+  for (int32_t v : variables) {
+    const std::vector<Access> &accesses = analyzer_.variable_accesses[v];
+    for (size_t i = 0; i < accesses.size(); i++) {
+      const Command &cmd = computation_->commands[accesses[i].command_index];
+      if (cmd.command_type != kSetConst || cmd.alpha != 0.0f) continue;
+      const bool overwritten = i + 1 < accesses.size() &&
+                               accesses[i + 1].access_type == kWriteAccess;
+      auto it = is_dead.emplace(accesses[i].command_index, true).first;
+      if (!overwritten) it->second = false;
+    }
+  }
+  for (const auto &entry : is_dead)
+    if (entry.second) dead->push_back(entry.first);
 }
 
 bool VariableMergingOptimizer::OutputsAllowMerge(

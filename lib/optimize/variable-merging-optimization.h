@@ -36,7 +36,9 @@
 //  c10 zeroings of s2 before c are dead (c overwrites s2). In a left merge
 //      they are removed. In a right merge, those inside s2 are removed and
 //      any covering more of m2 must come before m1's first non-zeroing
-//      access, so they cannot wipe m1's data;
+//      access, so they cannot wipe m1's data; m1's own zeroings are
+//      removed too where the next access of every element they zero
+//      overwrites it (else they stay, as zeroings of part of m2);
 //  c11 if either matrix is an output, no command writes either matrix
 //      after the first kProvideOutput of either (other than c itself when
 //      it is removed), so the value handed to the user is final;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iomanip>
-#include <map>
 #include <sstream>
 
 #include "base/error.h"
@@ -91,9 +90,9 @@ bool UtteranceSplitter::LengthsMatch(const std::string &utt,
   if (std::abs(supervision_length - expected) <= length_tolerance) return true;
   NNET3_WARN << "Supervision does not have expected length for utterance "
              << utt << ": expected length = " << expected
-             << (f > 1 ? " (after --frame-subsampling-factor)" : "")
-             << ", got " << supervision_length << " (tolerance "
-             << length_tolerance << "); skipping it";
+             << (f > 1 ? " (after --frame-subsampling-factor)" : "") << ", got "
+             << supervision_length << " (tolerance " << length_tolerance
+             << "); skipping it";
   return false;
 }
 
@@ -225,9 +224,9 @@ bool IvectorLengthOk(const std::string &utt, int32_t num_frames,
     return true;
   NNET3_WARN << "Utterance " << utt << ": length difference between feats "
              << num_frames << " and iVectors " << rows
-             << " (times --online-ivector-period="
-             << opts.online_ivector_period << ") exceeds --length-tolerance="
-             << opts.length_tolerance << "; skipping it";
+             << " (times --online-ivector-period=" << opts.online_ivector_period
+             << ") exceeds --length-tolerance=" << opts.length_tolerance
+             << "; skipping it";
   return false;
 }
 
@@ -235,8 +234,8 @@ bool IvectorLengthOk(const std::string &utt, int32_t num_frames,
 
 bool GetEgsForUtterance(const std::string &utt, const GeneralMatrix &feats,
                         const MatrixView *ivectors, const Posterior &pdf_post,
-                        const GetEgsOptions &opts,
-                        UtteranceSplitter *splitter, RandomState *rng,
+                        const GetEgsOptions &opts, UtteranceSplitter *splitter,
+                        RandomState *rng,
                         std::vector<std::pair<std::string, NnetExample>> *egs) {
   const int32_t num_frames = feats.NumRows();
   const int32_t f = splitter->Config().frame_subsampling_factor;

@@ -89,8 +89,7 @@ class UtteranceSplitter {
   // Whether supervision_length is within length_tolerance of
   // ceil(utterance_length / fss); if not, warns naming utt.
   bool LengthsMatch(const std::string &utt, int32_t utterance_length,
-                    int32_t supervision_length,
-                    int32_t length_tolerance) const;
+                    int32_t supervision_length, int32_t length_tolerance) const;
   // The chunks of an utterance of utterance_length input frames (see the
   // file comment); empty if it is too short. Updates the statistics.
   void GetChunksForUtterance(int32_t utterance_length,
@@ -101,9 +100,9 @@ class UtteranceSplitter {
 
  private:
   // Chunk starts and sizes in output frames.
-  void SplitOutputFrames(int32_t num_output_frames,
-                         std::vector<std::pair<int32_t, int32_t>> *chunks)
-      const;
+  void SplitOutputFrames(
+      int32_t num_output_frames,
+      std::vector<std::pair<int32_t, int32_t>> *chunks) const;
 
   ExampleGenerationConfig config_;
   int64_t total_num_utterances_ = 0;
@@ -136,8 +135,8 @@ struct GetEgsOptions {
 // --num-pdfs.
 bool GetEgsForUtterance(const std::string &utt, const GeneralMatrix &feats,
                         const MatrixView *ivectors, const Posterior &pdf_post,
-                        const GetEgsOptions &opts,
-                        UtteranceSplitter *splitter, RandomState *rng,
+                        const GetEgsOptions &opts, UtteranceSplitter *splitter,
+                        RandomState *rng,
                         std::vector<std::pair<std::string, NnetExample>> *egs);
 
 }  // namespace nnet3

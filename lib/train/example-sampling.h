@@ -34,8 +34,7 @@ class BufferShuffler {
  public:
   BufferShuffler(int32_t buffer_size, RandomState *rng);
   // Returns true and sets *out when an eg leaves the buffer.
-  bool Accept(const std::string &key, const NnetExample &eg,
-              KeyedExample *out);
+  bool Accept(const std::string &key, const NnetExample &eg, KeyedExample *out);
   // The egs still held, in slot order; empties the buffer.
   void Flush(std::vector<KeyedExample> *out);
 

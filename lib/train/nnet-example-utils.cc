@@ -74,8 +74,8 @@ void MergeExamples(const std::vector<NnetExample> &src, bool compress,
   for (size_t f = 0; f < names.size(); f++) merged->io[f].name = names[f];
   for (size_t k = 0; k < src.size(); k++) {
     for (const NnetIo &io : src[k].io) {
-      size_t f = std::lower_bound(names.begin(), names.end(), io.name) -
-                 names.begin();
+      size_t f =
+          std::lower_bound(names.begin(), names.end(), io.name) - names.begin();
       std::vector<Index> &dest = merged->io[f].indexes;
       for (Index index : io.indexes) {
         index.n += static_cast<int32_t>(k) * stride;
@@ -207,14 +207,14 @@ ExampleMerger::ExampleMerger(const ExampleMergingConfig &config, Sink sink)
 
 ExampleMerger::ExampleMerger(const ExampleMergingConfig &config,
                              NnetExampleWriter *writer)
-    : ExampleMerger(config, [writer](const std::string &key,
-                                     const NnetExample &eg) {
-        writer->Write(key, eg);
-      }) {}
+    : ExampleMerger(config,
+                    [writer](const std::string &key, const NnetExample &eg) {
+                      writer->Write(key, eg);
+                    }) {}
 
 ExampleMerger::~ExampleMerger() {
-  // A destructor must not throw; an error while flushing was already the
-  // caller's to see by calling Finish().
+  // Finish() can throw (a failed write) but a destructor must not: callers
+  // that want to see such errors call Finish() themselves.
   try {
     Finish();
   } catch (...) {
@@ -278,8 +278,8 @@ void ExampleMerger::Finish() {
     int32_t size;
     while (!group.egs.empty() &&
            (size = config_.MinibatchSize(
-                group.eg_size, static_cast<int32_t>(group.egs.size()),
-                true)) != 0)
+                group.eg_size, static_cast<int32_t>(group.egs.size()), true)) !=
+               0)
       WriteMinibatch(&group, size);
     if (!group.egs.empty()) {
       group.num_discarded = static_cast<int64_t>(group.egs.size());
@@ -317,8 +317,7 @@ void ExampleMerger::PrintStats() const {
      << num_minibatches_written_ << " minibatches, discarding "
      << (num_egs_read_ ? num_egs_discarded_ * 100.0 / num_egs_read_ : 0.0)
      << "% of egs.  Avg minibatch size was "
-     << (num_minibatches_written_ ? kept * 1.0 / num_minibatches_written_
-                                  : 0.0)
+     << (num_minibatches_written_ ? kept * 1.0 / num_minibatches_written_ : 0.0)
      << ", #distinct types of egs/minibatches was " << groups_.size() << "/"
      << num_types;
   NNET3_LOG << os.str();

@@ -118,8 +118,7 @@ class ExampleMerger {
     std::map<int32_t, int64_t> minibatches;
     int64_t num_discarded = 0;
   };
-  static bool Matches(const std::vector<IoShape> &shape,
-                      const NnetExample &eg);
+  static bool Matches(const std::vector<IoShape> &shape, const NnetExample &eg);
   Group *FindGroup(const NnetExample &eg);
   void WriteMinibatch(Group *group, int32_t minibatch_size);
   void PrintStats() const;

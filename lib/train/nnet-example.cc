@@ -14,8 +14,7 @@ namespace {
 std::vector<Index> TimeIndexes(int32_t num_rows, int32_t t_begin,
                                int32_t t_stride) {
   std::vector<Index> indexes(num_rows);
-  for (int32_t i = 0; i < num_rows; i++)
-    indexes[i].t = t_begin + i * t_stride;
+  for (int32_t i = 0; i < num_rows; i++) indexes[i].t = t_begin + i * t_stride;
   return indexes;
 }
 
@@ -52,8 +51,8 @@ NnetIo::NnetIo(const std::string &name_in, int32_t t_begin,
 NnetIo::NnetIo(const std::string &name_in, int32_t num_pdfs, int32_t t_begin,
                const Posterior &labels, int32_t t_stride)
     : name(name_in),
-      indexes(TimeIndexes(static_cast<int32_t>(labels.size()), t_begin,
-                          t_stride)) {
+      indexes(
+          TimeIndexes(static_cast<int32_t>(labels.size()), t_begin, t_stride)) {
   if (num_pdfs <= 0)
     NNET3_ERR << "NnetIo '" << name << "': the target dimension must be "
               << "positive, got " << num_pdfs;
@@ -62,8 +61,8 @@ NnetIo::NnetIo(const std::string &name_in, int32_t num_pdfs, int32_t t_begin,
   for (size_t i = 0; i < labels.size(); i++) {
     for (const auto &p : labels[i])
       if (p.first < 0 || p.first >= num_pdfs)
-        NNET3_ERR << "NnetIo '" << name << "': label " << p.first
-                  << " at row " << i << " is outside [0, " << num_pdfs << ")";
+        NNET3_ERR << "NnetIo '" << name << "': label " << p.first << " at row "
+                  << i << " is outside [0, " << num_pdfs << ")";
     rows.emplace_back(num_pdfs, labels[i]);
   }
   features = SparseMatrix(num_pdfs, rows);

@@ -3,6 +3,8 @@
 // sequences, that the expanded two-sequence computation passes the checker
 // and gives the same outputs, input derivatives and model derivatives as
 // the directly compiled one when both run in NnetComputer.
+#include "compile/shortcut-compile.h"
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -13,7 +15,6 @@
 
 #include "compile/compiler.h"
 #include "compile/computation-checker.h"
-#include "compile/shortcut-compile.h"
 #include "compiler-test-utils.h"
 #include "compute/nnet-computer.h"
 #include "nnet-test-utils.h"
@@ -101,8 +102,8 @@ TEST_CASE("RequestIsDecomposable on hand-made requests", "[shortcut]") {
   int32_t num_n = 0;
   SECTION("n-major and t-major with 4 sequences") {
     for (bool n_major : {true, false}) {
-      ComputationRequest r = TwoIoRequest(Frames(4, -3, 8, n_major),
-                                          Frames(4, 0, 5, !n_major));
+      ComputationRequest r =
+          TwoIoRequest(Frames(4, -3, 8, n_major), Frames(4, 0, 5, !n_major));
       REQUIRE(RequestIsDecomposable(r, &mini, &num_n));
       CHECK(num_n == 4);
       CHECK(mini.inputs[0].indexes == Frames(2, -3, 8, n_major));
@@ -114,8 +115,8 @@ TEST_CASE("RequestIsDecomposable on hand-made requests", "[shortcut]") {
     }
   }
   SECTION("an i-vector input with one frame per sequence") {
-    ComputationRequest r = TwoIoRequest(Frames(3, 0, 6, true),
-                                        Frames(3, 1, 5, true));
+    ComputationRequest r =
+        TwoIoRequest(Frames(3, 0, 6, true), Frames(3, 1, 5, true));
     r.inputs.emplace_back("ivector", Frames(3, 0, 1, true));
     REQUIRE(RequestIsDecomposable(r, &mini, &num_n));
     CHECK(num_n == 3);
@@ -131,8 +132,8 @@ TEST_CASE("RequestIsDecomposable on hand-made requests", "[shortcut]") {
   SECTION("irregular n") {
     std::vector<Index> out = Frames(3, 1, 5, true);
     out.erase(out.begin() + 5);  // n = 1 lacks t = 2
-    CHECK_FALSE(RequestIsDecomposable(
-        TwoIoRequest(Frames(3, 0, 6, true), out), &mini, &num_n));
+    CHECK_FALSE(RequestIsDecomposable(TwoIoRequest(Frames(3, 0, 6, true), out),
+                                      &mini, &num_n));
     std::vector<Index> from1 = Frames(4, 1, 5, true);
     from1.erase(from1.begin(), from1.begin() + 4);  // n = 1..3
     CHECK_FALSE(RequestIsDecomposable(
@@ -142,16 +143,16 @@ TEST_CASE("RequestIsDecomposable on hand-made requests", "[shortcut]") {
     CHECK_FALSE(RequestIsDecomposable(
         TwoIoRequest(Frames(3, 0, 6, true), Frames(4, 1, 5, true)), &mini,
         &num_n));
-    ComputationRequest r = TwoIoRequest(Frames(3, 0, 6, true),
-                                        Frames(3, 1, 5, true));
+    ComputationRequest r =
+        TwoIoRequest(Frames(3, 0, 6, true), Frames(3, 1, 5, true));
     r.inputs.emplace_back("ivector", Frames(4, 0, 1, true));
     CHECK_FALSE(RequestIsDecomposable(r, &mini, &num_n));
   }
   SECTION("sequences asking for different frames") {
     std::vector<Index> out = Frames(3, 1, 5, true);
     out.back().t = 7;
-    CHECK_FALSE(RequestIsDecomposable(
-        TwoIoRequest(Frames(3, 0, 8, true), out), &mini, &num_n));
+    CHECK_FALSE(RequestIsDecomposable(TwoIoRequest(Frames(3, 0, 8, true), out),
+                                      &mini, &num_n));
   }
 }
 
@@ -171,11 +172,11 @@ struct RunResult {
 // output derivatives, by node name) where it asks for them and collecting
 // what it provides. Model derivatives and stats go to `delta`.
 RunResult RunToEnd(const NnetComputation &computation, const Nnet &nnet,
-                   const std::map<std::string, Matrix> &supplied,
-                   Nnet *delta) {
+                   const std::map<std::string, Matrix> &supplied, Nnet *delta) {
   RunResult result;
   NnetComputer computer(NnetComputeOptions(), computation, nnet, delta);
-  const int32_t num_commands = static_cast<int32_t>(computation.commands.size());
+  const int32_t num_commands =
+      static_cast<int32_t>(computation.commands.size());
   auto next_io = [&](int32_t k) {
     while (k < num_commands && !IsIo(computation, k)) k++;
     return k;
@@ -185,9 +186,9 @@ RunResult RunToEnd(const NnetComputation &computation, const Nnet &nnet,
   while (k < num_commands) {
     // A group of I/O commands (markers between them are skipped by the
     // computer as it lists what it expects).
-    for (; k < num_commands && (IsIo(computation, k) ||
-                                computation.commands[k].command_type ==
-                                    kNoOperationMarker);
+    for (; k < num_commands &&
+           (IsIo(computation, k) ||
+            computation.commands[k].command_type == kNoOperationMarker);
          k++) {
       if (!IsIo(computation, k)) continue;
       const NnetComputation::Command &c = computation.commands[k];
@@ -257,7 +258,7 @@ ComputationRequest RegularRequest(const ComputationRequest &request,
 // same random inputs and output derivatives (seeded from `rng`) and
 // compares what comes out. Returns |model derivative|^2.
 double CompareShortcut(Nnet *nnet, const ComputationRequest &request,
-                     RandomState *rng) {
+                       RandomState *rng) {
   std::ostringstream request_text;
   request.Print(request_text);
   INFO("request: " << request_text.str());
@@ -286,8 +287,7 @@ double CompareShortcut(Nnet *nnet, const ComputationRequest &request,
   }
   for (const IoSpecification &io : request.outputs) {
     if (!io.has_deriv) continue;
-    Matrix m(static_cast<int32_t>(io.indexes.size()),
-             nnet->OutputDim(io.name));
+    Matrix m(static_cast<int32_t>(io.indexes.size()), nnet->OutputDim(io.name));
     m.SetRandn(rng->NextSeed());
     supplied.emplace(io.name, std::move(m));
   }
@@ -368,10 +368,14 @@ component-node name=drop component=drop input=affine1
 output-node name=output input=drop
 )";
   const std::vector<std::pair<const char *, const char *>> configs = {
-      {"feed-forward", kFeedForwardConfig}, {"tdnn", kTdnnConfig},
-      {"rnn", kRnnConfig},                  {"failover", kFailoverConfig},
-      {"clockwork", kClockworkConfig},      {"dim-range", kDimRangeConfig},
-      {"ivector", kIvectorConfig},          {"ivector-output", kIvectorOutputConfig},
+      {"feed-forward", kFeedForwardConfig},
+      {"tdnn", kTdnnConfig},
+      {"rnn", kRnnConfig},
+      {"failover", kFailoverConfig},
+      {"clockwork", kClockworkConfig},
+      {"dim-range", kDimRangeConfig},
+      {"ivector", kIvectorConfig},
+      {"ivector-output", kIvectorOutputConfig},
       {"dropout", kDropoutConfig}};
   RandomState rng(1234);  // seed 1234
   for (const auto &config : configs) {
@@ -385,8 +389,7 @@ output-node name=output input=drop
         ComputationRequest r = TwoIoRequest(Frames(num_n, -6, 14, n_major),
                                             Frames(num_n, 0, 8, !n_major));
         if (nnet.GetNodeIndex("ivector") != -1)
-          r.inputs.emplace_back("ivector", Frames(num_n, 0, 1, true),
-                                !n_major);
+          r.inputs.emplace_back("ivector", Frames(num_n, 0, 1, true), !n_major);
         r.need_model_derivative = n_major;
         r.inputs[0].has_deriv = !n_major;
         const double norm = CompareShortcut(&nnet, r, &rng);

@@ -7,10 +7,10 @@
 //   NnetComputation computation = CompileAndCheck(nnet, request);
 //   ComputationIo io;
 //   io.inputs = inputs;                      // one per request input
-//   RunComputation(request, computation, nnet, nullptr, &io);
+//   RunComputationIo(request, computation, nnet, nullptr, &io);
 //   // io.outputs[i]: values of request.outputs[i]
 //
-// RunComputation drives an NnetComputer through every I/O boundary of the
+// RunComputationIo drives an NnetComputer through every I/O boundary of the
 // computation in command order, whatever the order of the kAcceptInput /
 // kProvideOutput commands (unoptimized computations interleave them with
 // the work), so it suits optimized and unoptimized computations alike.
@@ -52,9 +52,9 @@ struct ComputationIo {
 // Runs `computation` (compiled from `request`) to the end; see the file
 // comment. `nnet_to_update` may be null unless the request needs a model
 // derivative.
-void RunComputation(const ComputationRequest &request,
-                    const NnetComputation &computation, const Nnet &nnet,
-                    Nnet *nnet_to_update, ComputationIo *io);
+void RunComputationIo(const ComputationRequest &request,
+                      const NnetComputation &computation, const Nnet &nnet,
+                      Nnet *nnet_to_update, ComputationIo *io);
 
 // For test logs: the configs separated by "---", and the printed request.
 std::string ConfigsToString(const std::vector<std::string> &configs);

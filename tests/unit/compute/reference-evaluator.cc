@@ -53,8 +53,8 @@ void ReferenceEvaluator::SetInput(const std::string &name,
   if (values.NumRows() != static_cast<int32_t>(indexes.size()) ||
       values.NumCols() != nnet_.GetNode(node).dim)
     NNET3_ERR << "ReferenceEvaluator: input '" << name << "' has "
-              << values.NumRows() << " x " << values.NumCols()
-              << " values for " << indexes.size() << " indexes of dim "
+              << values.NumRows() << " x " << values.NumCols() << " values for "
+              << indexes.size() << " indexes of dim "
               << nnet_.GetNode(node).dim;
   const std::vector<float> host = values.ToHost();
   const int32_t cols = values.NumCols();
@@ -242,9 +242,11 @@ void ReferenceEvaluator::AddPartValue(const SumDescriptor &part,
     const std::vector<float> &src = Value(MapLeaf(s->Src(), index, &scale));
     NNET3_ASSERT(src.size() == value->size());
     for (size_t i = 0; i < src.size(); i++) (*value)[i] += scale * src[i];
-  } else if (const auto *o = dynamic_cast<const OptionalSumDescriptor *>(&part)) {
+  } else if (const auto *o =
+                 dynamic_cast<const OptionalSumDescriptor *>(&part)) {
     if (PartIsComputable(o->Src(), index)) AddPartValue(o->Src(), index, value);
-  } else if (const auto *c = dynamic_cast<const ConstantSumDescriptor *>(&part)) {
+  } else if (const auto *c =
+                 dynamic_cast<const ConstantSumDescriptor *>(&part)) {
     for (float &v : *value) v += c->Value();
   } else if (const auto *b = dynamic_cast<const BinarySumDescriptor *>(&part)) {
     if (b->Op() == BinarySumDescriptor::kSumOperation) {

@@ -71,8 +71,12 @@ class ReferenceEvaluator {
   // (leaving *out unspecified) if any of them is not computable.
   bool ComputeRows(const std::string &name, const std::vector<Index> &indexes,
                    Matrix *out);
-  // How many Cindex values have been computed (for logs).
-  size_t NumValues() const { return values_.size(); }
+  // Every value computed so far, by Cindex (for tests that inspect hidden
+  // nodes, e.g. which side of 0 a ReLU's input lies).
+  const std::unordered_map<Cindex, std::vector<float>, CindexHasher> &Values()
+      const {
+    return values_;
+  }
 
  private:
   enum class State { kInProgress, kComputable, kNotComputable };

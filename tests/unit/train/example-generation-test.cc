@@ -2,20 +2,20 @@
 // the end, overlap, short and whole utterances, frame subsampling), output
 // weights, context at the utterance edges, edge padding, iVectors, and the
 // bad-input rules.
-#include <catch2/catch.hpp>
+#include "train/example-generation.h"
 
+#include <catch2/catch.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "base/error.h"
-#include "train/example-generation.h"
 
 namespace nnet3 {
 namespace {
 
-ExampleGenerationConfig Config(const std::string &num_frames, int32_t overlap = 0,
-                               int32_t fss = 1) {
+ExampleGenerationConfig Config(const std::string &num_frames,
+                               int32_t overlap = 0, int32_t fss = 1) {
   ExampleGenerationConfig config;
   config.num_frames_str = num_frames;
   config.num_frames_overlap = overlap;
@@ -84,8 +84,7 @@ TEST_CASE("Short and whole utterances", "[egs]") {
 TEST_CASE("Frame subsampling: chunks on multiples of the factor", "[egs]") {
   // 14 frames, fss 3: 5 output frames; size 6 = 2 output frames.
   std::vector<ChunkTimeInfo> info;
-  CHECK(Chunks(Config("6", 0, 3), 14, &info) ==
-        Split{{0, 6}, {6, 6}, {9, 6}});
+  CHECK(Chunks(Config("6", 0, 3), 14, &info) == Split{{0, 6}, {6, 6}, {9, 6}});
   CHECK(info[2].output_weights == std::vector<float>{0.5f, 1});
   CHECK(Chunks(Config("6", 3, 3), 12) == Split{{0, 6}, {3, 6}, {6, 6}});
 }

@@ -1,12 +1,11 @@
 // Shuffling and subsetting egs: permutations, determinism per seed, and
 // every eg coming out exactly once (seeds fixed in each test).
-#include <catch2/catch.hpp>
+#include "train/example-sampling.h"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <string>
 #include <vector>
-
-#include "train/example-sampling.h"
 
 namespace nnet3 {
 namespace {
@@ -65,7 +64,8 @@ TEST_CASE("BufferShuffler outputs every eg once", "[egs]") {
 TEST_CASE("ReservoirSampler keeps n distinct egs", "[egs]") {
   RandomState rng(11);
   ReservoirSampler sampler(5, &rng);
-  for (const KeyedExample &eg : MakeEgs(100)) sampler.Accept(eg.first, eg.second);
+  for (const KeyedExample &eg : MakeEgs(100))
+    sampler.Accept(eg.first, eg.second);
   CHECK(sampler.NumSeen() == 100);
   std::vector<std::string> keys = Keys(*sampler.Samples());
   REQUIRE(keys.size() == 5);

@@ -1,12 +1,12 @@
 // nnet3-copy-egs --frame / --left-context / --right-context / --frame-shift:
 // which rows are kept, and the errors for merged egs and bad --frame.
-#include <catch2/catch.hpp>
+#include "train/nnet-example-select.h"
 
+#include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
 #include "base/error.h"
-#include "train/nnet-example-select.h"
 #include "train/nnet-example-utils.h"
 
 namespace nnet3 {
@@ -32,8 +32,7 @@ std::vector<int32_t> Times(const NnetIo &io) {
   return ans;
 }
 
-TEST_CASE("SelectFromExample keeps one frame and truncates context",
-          "[egs]") {
+TEST_CASE("SelectFromExample keeps one frame and truncates context", "[egs]") {
   NnetExample eg = MakeEg(), out;
   RandomState rng(0);
   REQUIRE(SelectFromExample(eg, "2", 1, 2, 0, &rng, &out));
@@ -90,8 +89,7 @@ TEST_CASE("SelectFromExample: compressed input, errors", "[egs]") {
   CHECK(out.io[0].features.Type() == GeneralMatrixType::kFullMatrix);
   CHECK(out.io[0].features.NumRows() == 1);
 
-  CHECK_THROWS_AS(SelectFromExample(eg, "one", 0, 0, 0, &rng, &out),
-                  UserError);
+  CHECK_THROWS_AS(SelectFromExample(eg, "one", 0, 0, 0, &rng, &out), UserError);
   NnetExample merged;
   MergeExamples({MakeEg(), MakeEg()}, false, &merged);
   CHECK_THROWS_AS(SelectFromExample(merged, "1", -1, -1, 0, &rng, &out),

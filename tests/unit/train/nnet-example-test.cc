@@ -1,8 +1,9 @@
 // NnetIo / NnetExample: constructors, binary and text round trips, the golden
 // archives in tests/data/train (written by make-golden-egs.py from the
 // format), read errors, and GetComputationRequest.
-#include <catch2/catch.hpp>
+#include "train/nnet-example.h"
 
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -10,7 +11,6 @@
 
 #include "base/error.h"
 #include "base/io-funcs.h"
-#include "train/nnet-example.h"
 
 namespace nnet3 {
 namespace {
@@ -118,8 +118,7 @@ TEST_CASE("NnetExample binary and text round trips", "[egs]") {
   CHECK(bytes.substr(0, 20) == "<Nnet3Eg> <NumIo> \x04\x02");
 }
 
-TEST_CASE("Golden egs archives are read and rewritten byte for byte",
-          "[egs]") {
+TEST_CASE("Golden egs archives are read and rewritten byte for byte", "[egs]") {
   const std::string dir = std::string(NNET3_TEST_DATA) + "/train/";
   for (std::string name : {"full-sparse", "ivector"}) {
     INFO(name);

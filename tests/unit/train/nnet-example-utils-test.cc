@@ -1,13 +1,13 @@
 // Merging egs: --minibatch-size parsing (every form and the errors), the
 // merged eg's structure, and the ExampleMerger's emit/flush/discard rules.
-#include <catch2/catch.hpp>
+#include "train/nnet-example-utils.h"
 
+#include <catch2/catch.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "base/error.h"
-#include "train/nnet-example-utils.h"
 
 namespace nnet3 {
 namespace {
@@ -72,9 +72,9 @@ TEST_CASE("--minibatch-size forms", "[egs]") {
 }
 
 TEST_CASE("--minibatch-size errors", "[egs]") {
-  for (std::string bad : {"", "0", "-4", "a", "32:16", "1:2:3", "64,,32",
-                          "64,", "1=2/3", "128=64/128=32", "=64", "128=",
-                          "x=64", "0=64", "128=64=32", "64/32"}) {
+  for (std::string bad :
+       {"", "0", "-4", "a", "32:16", "1:2:3", "64,,32", "64,", "1=2/3",
+        "128=64/128=32", "=64", "128=", "x=64", "0=64", "128=64=32", "64/32"}) {
     INFO("--minibatch-size=" << bad);
     ExampleMergingConfig config;
     config.minibatch_size = bad;
@@ -124,8 +124,8 @@ TEST_CASE("MergeExamples: names sorted, rows concatenated, n offsets",
   CHECK(merged.io[1].features.GetFullMatrix().Get(1, 3) == 0.5f);
 
   // Inconsistent dimensions.
-  mixed[1].io[1].features = GeneralMatrix(Matrix(1, 3, ResizeType::kSetZero,
-                                                  CpuDevice()));
+  mixed[1].io[1].features =
+      GeneralMatrix(Matrix(1, 3, ResizeType::kSetZero, CpuDevice()));
   CHECK_THROWS_AS(MergeExamples(mixed, false, &merged), UserError);
 }
 
@@ -150,8 +150,8 @@ TEST_CASE("ExampleMerger emits at the largest size, then greedily", "[egs]") {
   CHECK(out.keys == std::vector<std::string>{"merged-0-3", "merged-1-3"});
   CHECK(merger.ExitStatus() == 0);
   // At the end: 1 left of size 3 fits nothing (discarded), 2 of size 5 -> 2.
-  CHECK(out.keys == std::vector<std::string>{"merged-0-3", "merged-1-3",
-                                             "merged-2-2"});
+  CHECK(out.keys ==
+        std::vector<std::string>{"merged-0-3", "merged-1-3", "merged-2-2"});
   CHECK(merger.NumEgsRead() == 9);
   CHECK(merger.NumEgsDiscarded() == 1);
   CHECK(merger.NumMinibatchesWritten() == 3);

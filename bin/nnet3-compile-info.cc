@@ -1,0 +1,102 @@
+// nnet3-compile-info: compiles (and optimizes) one computation request for
+// a network and shows the request, graph, steps, computation and
+// compilation statistics, optionally before and after optimization.
+#include <iostream>
+#include <string>
+
+#include "base/error.h"
+#include "base/options.h"
+#include "base/program.h"
+#include "compile/compile-info.h"
+#include "nnet/nnet-utils.h"
+#include "nnet/nnet.h"
+#include "optimize/nnet-optimize-options.h"
+#include "optimize/optimize-info.h"
+#include "util/kaldi-io.h"
+
+namespace {
+
+const char *const kUsage =
+    "Compile one computation request for a raw nnet3 network and show how\n"
+    "it compiles: the request, the computation graph (one line per cindex),\n"
+    "the steps, the computation (matrices and commands) and statistics\n"
+    "(cindexes, steps, commands by type, matrices, submatrices, total and\n"
+    "peak matrix memory in bytes, seconds per compilation stage).\n"
+    "The computation is optimized (--optimization.* options) as the\n"
+    "caching compiler does unless --optimize=false; --show=before-after\n"
+    "puts the unoptimized and optimized commands, matrices, memory and\n"
+    "seconds side by side and lists the optimized computation.\n"
+    "--prepare-for-test sets batch-norm and dropout to test mode and\n"
+    "collapses the model first, as nnet3-compute does. --repeat=N also\n"
+    "compiles the request N times through one caching compiler and shows\n"
+    "the seconds of each call (the 2nd and later are cache hits).\n"
+    "Without egs the request is built from the options for a simple\n"
+    "network: --num-sequences sequences, output frames 0..frames-1 (or\n"
+    "--output-range=a:b, inclusive), input frames widened by the model's\n"
+    "context plus --extra-left-context / --extra-right-context, and an\n"
+    "'ivector' input at t=0 per sequence if the network has one. With the\n"
+    "shortcut (more than 2 sequences) the graph and steps shown are those\n"
+    "of the two-sequence request actually compiled.\n"
+    "--show: a comma-separated list of request, graph, steps, computation,\n"
+    "stats, before-after; --format=json writes one JSON object (stats as\n"
+    "top-level keys: cindexes, steps, commands, matrices, submatrices,\n"
+    "peak_memory_bytes, total_memory_bytes, seconds; the shown steps as\n"
+    "step_list; before-after as \"before\" and \"after\" objects with\n"
+    "commands, matrices, submatrices, peak_memory_bytes, seconds; --repeat\n"
+    "as \"repeat\": {seconds: [...], hits, misses});\n"
+    "--format=dot writes a Graphviz digraph of the steps and the matrices\n"
+    "they read and write (whatever --show says).\n"
+    "\n"
+    "Usage:  nnet3-compile-info [options] <raw-nnet> [<egs-rspecifier>]\n"
+    "e.g.:\n"
+    "  nnet3-compile-info --frames=8 final.raw\n"
+    "  nnet3-compile-info --num-sequences=64 --output-deriv \\\n"
+    "     --need-model-derivative --show=stats --format=json 0.raw\n"
+    "  nnet3-compile-info --num-sequences=128 --frames=8 \\\n"
+    "     --need-model-derivative --show=before-after 0.raw\n"
+    "  nnet3-compile-info --format=dot 0.raw | dot -Tsvg > steps.svg\n"
+    "See also: nnet3-info, nnet3-init\n";
+
+}  // namespace
+
+int main(int argc, char *argv[]) {
+  return nnet3::RunProgram(argc, argv, [&]() -> int {
+    using namespace nnet3;
+    OptionsRegistry po(kUsage);
+    CompileInfoOptions opts;
+    NnetOptimizeOptions optimize_opts;
+    opts.Register(&po);
+    OptionsRegistry optimize_po("optimization", &po);
+    optimize_opts.Register(&optimize_po);
+    po.Read(argc, argv);
+    if (po.NumArgs() < 1 || po.NumArgs() > 2) {
+      po.PrintUsage();
+      return 1;
+    }
+    const CompileInfoShow show = ParseCompileInfoShow(opts);
+    if (po.NumArgs() == 2)
+      NNET3_ERR << "egs input is not supported yet (got '" << po.GetArg(2)
+                << "'); describe the request with --num-sequences, --frames "
+                   "or --output-range and the context options instead";
+    Nnet nnet;
+    ReadKaldiObject(po.GetArg(1), &nnet);
+    if (opts.prepare_for_test) {
+      SetBatchnormTestMode(true, &nnet);
+      SetDropoutTestMode(true, &nnet);
+      CollapseModel(CollapseModelConfig(), &nnet);
+    }
+    ComputationRequest request;
+    BuildCompileInfoRequest(nnet, opts, &request);
+    CompileInfo info;
+    CompileForInfo(nnet, request, opts.use_shortcut, &info);
+    if (opts.optimize) OptimizeForInfo(nnet, optimize_opts, &info);
+    CachingOptimizingCompilerOptions compiler_opts;
+    compiler_opts.use_shortcut = opts.use_shortcut;
+    if (!opts.optimize) optimize_opts.optimize = false;
+    RepeatCompileForInfo(nnet, optimize_opts, compiler_opts, request,
+                         opts.repeat, &info);
+    PrintCompileInfo(nnet, info, show, std::cout);
+    std::cout << std::flush;
+    return 0;
+  });
+}

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Fashion-MNIST with nnet3: an MLP on whole images and a TDNN over image rows.
+#
+#   ./run.sh                 # everything: install, build, data, egs, train, test
+#   ./run.sh --stage 3       # from training on
+#   ./run.sh --models tdnn   # one model only
+#   ./run.sh --tiny true     # a few hundred images, one iteration (the test suite's)
+#
+# Stages:
+#   0  install what is missing (Debian packages dataset-fashion-mnist,
+#      python3-numpy, gnuplot-nox; then scripts/setup.sh builds ../../build)
+#   1  data preparation (local/prepare_data.py): data/{train,valid,test}
+#   2  egs for each model (steps/get_egs.sh): exp/<model>/egs
+#   3  training (steps/train.sh): exp/<model>/{0..N,final}.raw, logs in exp/<model>/log
+#   4  nnet3-compute on the test set and scoring (local/score.py):
+#      exp/<model>/decode_test, exp/results.txt ("<model> test-accuracy <value>")
+#   5  plots of the diagnostics (local/plot_progress.sh): exp/<model>/progress.png
+#
+# The two models read the same images differently:
+#   mlp:  each image is one frame of 784 dims (data/*/feats_flat.scp); one eg
+#         per image (--num-frames=1, no context).
+#   tdnn: each image is 28 frames (its rows) of 28 dims (data/*/feats.scp),
+#         with one label. The egs use --frame-subsampling-factor=28 with
+#         --num-frames=28: one output frame (t=0) per image, whose context is
+#         the image's 28 rows (the network's output node reads its centred
+#         last layer at t+14, see configs/tdnn.config), so no padding is
+#         needed (--left-context=0 --right-context=0). nnet3-compute with
+#         --frame-subsampling-factor=28 likewise writes one row per image.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+stage=0
+models="mlp tdnn"
+tiny=false
+num_jobs=2            # training jobs per iteration (parallel SGD + averaging)
+nj=2                  # nnet3-compute jobs on the test set
+num_epochs=5
+minibatch_size=128
+idx_dir=/usr/share/datasets/fashion-mnist
+help_message="Usage: $0 [--stage N] [--models \"mlp tdnn\"] [--tiny true|false]
+  [--num-jobs N] [--nj N] [--num-epochs N] [--minibatch-size N] [--idx-dir DIR]
+Runs the Fashion-MNIST recipe; see the comment at the top of $0."
+. ./cmd.sh
+. ./path.sh
+. utils/parse_options.sh
+[ $# -eq 0 ] || { printf "%s\n" "$help_message" >&2; exit 1; }
+
+start_time=$(date +%s)
+log() { echo "$0: [$(( $(date +%s) - start_time ))s] $*"; }
+
+# The data set's size: everything, or the tiny version for the test suite.
+prep_opts="--num-valid 1000"
+egs_per_archive=7400
+num_train_diagnostic=1000
+if [ $tiny = true ]; then
+  prep_opts="--num-train 400 --num-valid 100 --num-test 200"
+  egs_per_archive=150
+  num_train_diagnostic=100
+  num_epochs=1
+fi
+
+# Per-model settings: which features, how egs are cut, learning rates.
+model_settings() {
+  case $1 in
+    mlp)
+      feats=feats_flat.scp egs_opts="--num-frames 1" fss=1
+      initial_lrate=0.003 final_lrate=0.0003 ;;
+    tdnn)
+      feats=feats.scp egs_opts="--num-frames 28 --frame-subsampling-factor 28" fss=28
+      initial_lrate=0.003 final_lrate=0.0003 ;;
+    *) echo "$0: unknown model '$1' (known: mlp tdnn)" >&2; exit 1 ;;
+  esac
+}
+for m in $models; do model_settings $m; done
+
+if [ $stage -le 0 ]; then
+  log "stage 0: checking packages and the build"
+  missing=""
+  for p in dataset-fashion-mnist python3-numpy gnuplot-nox; do
+    dpkg-query -W -f='${Status}' $p 2> /dev/null | grep -q 'install ok installed' ||
+      missing="$missing $p"
+  done
+  if [ -n "$missing" ]; then
+    log "installing$missing"
+    sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+  fi
+  if [ "$NNET3_BUILD" = "$NNET3_ROOT/build" ]; then
+    $NNET3_ROOT/scripts/setup.sh
+  fi
+  for p in nnet3-init nnet3-get-egs nnet3-shuffle-egs nnet3-copy-egs nnet3-merge-egs \
+           nnet3-train nnet3-average nnet3-compute-prob nnet3-compute copy-feats; do
+    command -v $p > /dev/null || { echo "$0: $p is not in $NNET3_BUILD/bin" >&2; exit 1; }
+  done
+fi
+
+if [ $stage -le 1 ]; then
+  log "stage 1: data preparation from $idx_dir"
+  $PYTHON local/prepare_data.py $prep_opts $idx_dir data
+fi
+
+if [ $stage -le 2 ]; then
+  for m in $models; do
+    model_settings $m
+    log "stage 2: egs for $m"
+    steps/get_egs.sh --cmd "$train_cmd" --feats $feats $egs_opts \
+      --egs-per-archive $egs_per_archive --min-archives $num_jobs \
+      --num-train-diagnostic $num_train_diagnostic \
+      data/train data/valid exp/$m/egs
+  done
+fi
+
+if [ $stage -le 3 ]; then
+  for m in $models; do
+    model_settings $m
+    log "stage 3: training $m"
+    steps/train.sh --cmd "$train_cmd" --num-epochs $num_epochs --num-jobs $num_jobs \
+      --initial-effective-lrate $initial_lrate --final-effective-lrate $final_lrate \
+      --minibatch-size $minibatch_size configs/$m.config exp/$m/egs exp/$m
+  done
+fi
+
+if [ $stage -le 4 ]; then
+  for m in $models; do
+    model_settings $m
+    log "stage 4: testing $m"
+    steps/compute_output.sh --cmd "$decode_cmd" --nj $nj --feats $feats \
+      --frame-subsampling-factor $fss --frames-per-chunk 28 \
+      data/test exp/$m/final.raw exp/$m/decode_test
+    $PYTHON local/score.py --results exp/results.txt $m data/test/labels \
+      exp/$m/decode_test/output.*.ark
+  done
+fi
+
+if [ $stage -le 5 ]; then
+  for m in $models; do
+    log "stage 5: plotting $m"
+    local/plot_progress.sh exp/$m
+  done
+fi
+
+log "done. Test accuracies (exp/results.txt):"
+cat exp/results.txt

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The Fashion-MNIST recipe (egs/fashion_mnist) in its tiny version: 400
+# training images, one iteration of two parallel jobs, both models, on a copy
+# of the recipe in a temporary directory. Checks the results line of each
+# model, the per-job and diagnostics logs, the plots, and utils/run.pl.
+# Skips (77) when the data set package is missing and cannot be installed.
+BIN=$1 DATA=$2
+RECIPE=$(cd "$(dirname "$0")/../../egs/fashion_mnist" && pwd)
+. "$(dirname "$0")/lib.sh"
+
+if [ ! -d /usr/share/datasets/fashion-mnist ]; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo -n"
+  if ! command -v apt-get > /dev/null ||
+     ! { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+         $sudo apt-get install -y -qq --no-install-recommends dataset-fashion-mnist; } \
+       > "$TMP/apt.log" 2>&1; then
+    echo "SKIP: dataset-fashion-mnist is not installed and cannot be installed"
+    exit 77
+  fi
+fi
+
+cp -r "$RECIPE" recipe && rm -rf recipe/data recipe/exp
+cd recipe || exit 99
+export NNET3_BUILD
+NNET3_BUILD=$(dirname "$BIN")
+if ! ./run.sh --tiny true > "$TMP/run.log" 2>&1; then
+  fail "run.sh --tiny true failed"; tail -20 "$TMP/run.log" | sed 's/^/  /'
+fi
+for m in mlp tdnn; do
+  grep -Eq "^$m test-accuracy (0\.[0-9]+|1\.0+)$" exp/results.txt 2> /dev/null ||
+    fail "$m: no '$m test-accuracy <value>' line in exp/results.txt"
+  grep -Eq "^$m test-accuracy" "$TMP/run.log" || fail "$m: accuracy not printed"
+  for f in final.raw log/train.0.1.log log/train.0.2.log log/average.0.log \
+           log/compute_prob_valid.0.log log/compute_prob_train.final.log progress.png; do
+    [ -s exp/$m/$f ] || fail "$m: no exp/$m/$f"
+  done
+  grep -q "Overall accuracy for 'output' is" exp/$m/log/compute_prob_valid.final.log ||
+    fail "$m: no accuracy in compute_prob_valid.final.log"
+  # One output row per test image.
+  n=$(cat exp/$m/decode_test/output.*.ark | grep -c '\]$')
+  [ "$n" -eq 200 ] || fail "$m: $n output rows for 200 test images"
+done
+grep -q "Overall average objective function for 'output'" exp/tdnn/log/train.0.1.log ||
+  fail "no objective in the tdnn training log"
+
+# The job launcher: per-job logs, JOB substitution, failure reporting.
+expect_ok run-pl "utils/run.pl JOB=1:3 l/a.JOB.log echo job JOB && grep -q 'job 2' l/a.2.log && grep -q '^# Ended (code 0)' l/a.3.log"
+expect_ok run-pl-fail "! utils/run.pl JOB=1:2 l/b.JOB.log test JOB -eq 1 2> err && grep -q '1 / 2 failed' err && grep -q '^# Ended (code 1)' l/b.2.log"
+finish

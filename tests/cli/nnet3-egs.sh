@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The egs tools end to end: nnet3-get-egs from a generated feature archive
+# and Kaldi text posteriors; merge -> shuffle -> copy -> subset chains with
+# the counts checked; golden archives copied byte for byte; shuffle
+# determinism; and bad input (pdf >= --num-pdfs, length mismatch, empty
+# archives).
+BIN=$1 DATA=$2
+EGS=$DATA/train
+. "$(dirname "$0")/lib.sh"
+
+# count ARCHIVE: the number of egs in an egs archive.
+count() { nnet3-copy-egs "$1" ark,t:- 2> /dev/null | grep -o '<Nnet3Eg>' | wc -l; }
+# keys ARCHIVE: the keys in order, one per line.
+keys() { nnet3-copy-egs "$1" ark,t:- 2> /dev/null | grep -o '[^ ]* <Nnet3Eg>' | cut -d' ' -f1; }
+
+# Features: utt1 20 frames, utt2 13, utt3 7, utt4 3 (dim 4, row r = r..r+3).
+awk 'BEGIN {
+  split("20 13 7 3", len, " ");
+  for (u = 1; u <= 4; u++) {
+    printf "utt%d  [", u;
+    for (r = 0; r < len[u]; r++) printf "\n  %d %d %d %d ", r, r + 1, r + 2, r + 3;
+    printf "]\n";
+  } }' > feats.txt
+# Posteriors in Kaldi text form: pdf (frame mod 5), one frame split 0.5/0.5.
+awk 'BEGIN {
+  split("20 13 7 3", len, " ");
+  for (u = 1; u <= 4; u++) {
+    printf "utt%d ", u;
+    for (t = 0; t < len[u]; t++)
+      if (t == 1) printf "[ 0 0.5 1 0.5 ] "; else printf "[ %d 1 ] ", t % 5;
+    printf "\n";
+  } }' > post.txt
+expect_ok feats "copy-feats ark,t:feats.txt ark:feats.ark"
+
+# nnet3-get-egs --num-frames=8,4: utt1 [0,8) [8,16) [16,20); utt2 [0,8) and
+# the end [5,13) (5 frames left: the smallest size >= 5 is 8); utt3 (shorter
+# than 8) [0,4) [3,7); utt4 is too short.
+GET="nnet3-get-egs --num-pdfs=5 --left-context=3 --right-context=2 --num-frames=8,4"
+expect_ok get-egs "$GET ark:feats.ark ark,t:post.txt ark:egs.ark"
+grep -q 'successfully processed 3 feature files, wrote 7 examples' "$TMP/err" ||
+  fail "get-egs log: $(grep Finished "$TMP/err")"
+grep -q 'utt4 because it is too short' "$TMP/err" || fail "utt4 not reported as too short"
+[ "$(count ark:egs.ark)" -eq 7 ] || fail "get-egs wrote $(count ark:egs.ark) egs, expected 7"
+[ "$(keys ark:egs.ark | tr '\n' ' ')" = "utt1-0 utt1-8 utt1-16 utt2-0 utt2-5 utt3-0 utt3-3 " ] ||
+  fail "get-egs keys: $(keys ark:egs.ark | tr '\n' ' ')"
+expect_ok get-egs-text "$GET --compress=false ark:feats.ark ark,t:post.txt ark,t:egs.txt"
+grep -q '^utt1-0 <Nnet3Eg> <NumIo> 2 <NnetIo> input <I1V> 13 <I1> 0 -3 0 ' egs.txt ||
+  fail "input indexes do not start at t=-3"
+# utt1-16 is the end chunk (4 frames): last input row repeats frame 19.
+grep -A9 '^</NnetIo> </Nnet3Eg> utt1-16 ' egs.txt | tail -3 | tr -s ' ' > end.txt
+printf ' 19 20 21 22 \n 19 20 21 22 ]\n' > end-want.txt
+tail -2 end.txt | cmp -s - end-want.txt || fail "end padding: $(cat end.txt)"
+grep -q 'rows=8 dim=5 \[ 0 1 \] dim=5 \[ 0 0.5 1 0.5 \] ' egs.txt || fail "utt1-0 labels"
+# utt2's chunks overlap on frames 5..7: weight 0.5 there (frame 5 = pdf 0).
+grep -A14 '^</NnetIo> </Nnet3Eg> utt2-5 ' egs.txt | grep -q 'rows=8 dim=5 \[ 0 0.5 \] ' ||
+  fail "overlap weights of utt2-5"
+# Frame subsampling 2: posteriors at half rate, output t = 0, 2.
+awk '{ printf "%s ", $1; n = 0; for (i = 2; i <= NF; i++) { if ($i == "[") n++;
+       if (n % 2 == 1) printf "%s ", $i; } printf "\n" }' post.txt > post2.txt
+expect_ok get-egs-fss "nnet3-get-egs --num-pdfs=5 --num-frames=4 --frame-subsampling-factor=2 ark:feats.ark ark,t:post2.txt ark,t:fss.txt"
+[ "$(grep -c '<Nnet3Eg>' fss.txt)" -eq 12 ] || fail "fss: $(grep -c '<Nnet3Eg>' fss.txt) egs, expected 12"
+grep -q '<NnetIo> output <I1V> 2 <I1> 0 0 0 <I1> 0 2 0 rows=2 ' fss.txt || fail "fss output indexes"
+expect_ok get-egs-whole "$GET --num-frames=-1 ark:feats.ark ark,t:post.txt ark:whole.ark"
+[ "$(count ark:whole.ark)" -eq 4 ] || fail "--num-frames=-1 wrote $(count ark:whole.ark) egs, expected 4"
+
+# iVectors every 2 frames (utt3 has none: reported and skipped).
+awk 'BEGIN { split("10 7 0 2", len, " ");
+  for (u = 1; u <= 4; u++) if (len[u] > 0) { printf "utt%d  [", u;
+    for (r = 0; r < len[u]; r++) printf "\n  %d -%d ", 100 * u + r, r; printf "]\n"; } }' > ivec.txt
+expect_ok ivectors "copy-feats ark,t:ivec.txt ark:ivec.ark && $GET --online-ivectors=ark:ivec.ark --online-ivector-period=2 ark:feats.ark ark,t:post.txt ark,t:iv.txt"
+[ "$(grep -c '<NnetIo> ivector <I1V> 1 <I1> 0 0 0 ' iv.txt)" -eq 5 ] || fail "ivector io: $(grep -c '<NnetIo> ivector' iv.txt), expected 5"
+grep -q 'No iVectors for utterance utt3' "$TMP/err" || fail "missing iVectors not reported"
+expect_ok ivectors-alias "$GET --ivectors=ark:ivec.ark --online-ivector-period=2 --srand=1 ark:feats.ark ark,t:post.txt ark,t:iv2.txt"
+[ "$(grep -c '<NnetIo> ivector' iv2.txt)" -eq 5 ] || fail "--ivectors alias"
+
+# Merge -> shuffle -> copy -> subset chains.
+expect_ok merge "nnet3-merge-egs --minibatch-size=2 ark:egs.ark ark:merged.ark"
+# Size 8 (5 egs): 2 + 2, one discarded; size 4 (2 egs): 2.
+[ "$(count ark:merged.ark)" -eq 3 ] || fail "merge wrote $(count ark:merged.ark) minibatches, expected 3"
+grep -q 'Discarded 1 egs' "$TMP/err" || fail "discarded eg not reported"
+[ "$(keys ark:merged.ark | tr '\n' ' ')" = "merged-0-2 merged-1-2 merged-2-2 " ] ||
+  fail "merged keys: $(keys ark:merged.ark | tr '\n' ' ')"
+expect_ok merge-deprecated "nnet3-merge-egs --minibatch-size=3,1 --measure-output-frames=false --discard-partial-minibatches=true --compress ark:egs.ark ark:m2.ark"
+[ "$(count ark:m2.ark)" -eq 3 ] || fail "--minibatch-size=3,1 wrote $(count ark:m2.ark), expected 3"
+expect_ok chain "nnet3-shuffle-egs --srand=3 ark:egs.ark ark:- | nnet3-copy-egs ark:- ark:c1.ark ark:c2.ark && nnet3-subset-egs --n=3 ark:c1.ark ark:sub.ark"
+[ "$(count ark:c1.ark)" -eq 4 ] && [ "$(count ark:c2.ark)" -eq 3 ] ||
+  fail "round-robin copy: $(count ark:c1.ark) + $(count ark:c2.ark), expected 4 + 3"
+[ "$(count ark:sub.ark)" -eq 3 ] || fail "subset wrote $(count ark:sub.ark), expected 3"
+expect_ok chain-random-frame "nnet3-copy-egs --frame=random --srand=2 ark:egs.ark ark:random.ark"
+[ "$(count ark:random.ark)" -eq 7 ] || fail "--frame=random wrote $(count ark:random.ark), expected 7"
+expect_ok chain-merge "nnet3-shuffle-egs --buffer-size=3 ark:egs.ark ark:- | nnet3-copy-egs --frame=0 --left-context=1 --right-context=1 ark:- ark:- | nnet3-merge-egs --minibatch-size=7 ark:- ark,t:single.txt"
+[ "$(grep -c '<Nnet3Eg>' single.txt)" -eq 1 ] || fail "7 single-frame egs should merge into 1"
+grep -q '<NnetIo> input <I1V> 21 ' single.txt || fail "single-frame egs should have 3 input rows each"
+expect_ok keep-proportion "nnet3-copy-egs --keep-proportion=2 ark:egs.ark ark:double.ark"
+[ "$(count ark:double.ark)" -eq 14 ] || fail "--keep-proportion=2 wrote $(count ark:double.ark)"
+
+# Shuffle determinism.
+expect_ok shuffle-a "nnet3-shuffle-egs --srand=5 ark:egs.ark ark:s5a.ark && nnet3-shuffle-egs --srand=5 ark:egs.ark ark:s5b.ark && nnet3-shuffle-egs --srand=6 ark:egs.ark ark:s6.ark"
+same_file shuffle-same-seed s5a.ark s5b.ark
+cmp -s s5a.ark s6.ark && fail "different --srand gave the same order"
+[ "$(keys ark:s5a.ark | sort | tr '\n' ' ')" = "$(keys ark:egs.ark | sort | tr '\n' ' ')" ] ||
+  fail "shuffle lost or duplicated egs"
+
+# Golden archives copy byte for byte, binary <-> text.
+for g in full-sparse ivector; do
+  expect_ok "golden-$g" "nnet3-copy-egs ark:$EGS/$g.egs ark:$g.bin && nnet3-copy-egs ark:$EGS/$g.egs ark,t:$g.txt && nnet3-copy-egs ark:$EGS/$g.egs.txt ark:$g.bin2"
+  same_file "golden-$g-binary" $g.bin "$EGS/$g.egs"
+  same_file "golden-$g-text" $g.txt "$EGS/$g.egs.txt"
+  same_file "golden-$g-text-to-binary" $g.bin2 "$EGS/$g.egs"
+done
+
+# Bad input.
+sed 's/^utt2 \[ 0 1 \]/utt2 [ 7 1 ]/' post.txt > badpdf.txt
+expect_error pdf-too-large "utt2.*pdf index 7.*--num-pdfs=5" "$GET ark:feats.ark ark,t:badpdf.txt ark:/dev/null"
+awk '$1 == "utt3" { $0 = "utt3 [ 0 1 ] [ 1 1 ]" } { print }' post.txt > short.txt
+expect_ok length-mismatch "$GET ark:feats.ark ark,t:short.txt ark:short.ark"
+grep -q 'WARNING.*utterance utt3: expected length = 7, got 2' "$TMP/err" || fail "length mismatch not reported"
+[ "$(count ark:short.ark)" -eq 5 ] || fail "length mismatch: wrote $(count ark:short.ark) egs, expected 5"
+expect_error no-num-pdfs "num-pdfs" "nnet3-get-egs ark:feats.ark ark,t:post.txt ark:/dev/null"
+expect_error bad-num-frames "num-frames=8,x" "nnet3-get-egs --num-pdfs=5 --num-frames=8,x ark:feats.ark ark,t:post.txt ark:/dev/null"
+: > empty.ark
+expect_error merge-empty "No examples were read" "nnet3-merge-egs ark:empty.ark ark:/dev/null"
+expect_error copy-empty "No examples were read" "nnet3-copy-egs ark:empty.ark ark:/dev/null"
+expect_error shuffle-empty "No examples were read" "nnet3-shuffle-egs ark:empty.ark ark:/dev/null"
+expect_error copy-nothing-kept "No examples were written" "nnet3-copy-egs --keep-proportion=0 ark:egs.ark ark:/dev/null"
+expect_error merge-all-discarded "all 7 examples were discarded" "nnet3-merge-egs ark:egs.ark ark:/dev/null"
+expect_error bad-minibatch-size "minibatch-size=64/32" "nnet3-merge-egs --minibatch-size=64/32 ark:egs.ark ark:/dev/null"
+expect_error merge-merged-frame "Too late" "nnet3-copy-egs --frame=0 ark:merged.ark ark:/dev/null"
+head -c 100 egs.ark > truncated.ark
+expect_error truncated "" "nnet3-copy-egs ark:truncated.ark ark:/dev/null"
+for p in nnet3-get-egs nnet3-merge-egs nnet3-shuffle-egs nnet3-copy-egs nnet3-subset-egs; do
+  $p > /dev/null 2> usage.txt
+  [ $? -eq 1 ] || fail "$p without arguments should exit 1"
+  grep -q "Usage: *$p" usage.txt || fail "$p usage text"
+done
+
+finish
