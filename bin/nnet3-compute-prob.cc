@@ -8,6 +8,7 @@
 #include "base/program.h"
 #include "nnet/nnet-utils.h"
 #include "nnet/nnet.h"
+#include "optimize/caching-compiler.h"
 #include "train/nnet-diagnostics.h"
 #include "train/nnet-example.h"
 #include "util/kaldi-io.h"
@@ -37,6 +38,7 @@ int main(int argc, char *argv[]) {
     bool batchnorm_test_mode = true, dropout_test_mode = true,
          collapse_model = true;
     NnetComputeProbOptions opts;
+    ComputationCacheFileOptions cache_opts;
     po.Register("batchnorm-test-mode", &batchnorm_test_mode,
                 "If true, set test-mode to true on any BatchNormComponents.");
     po.Register("dropout-test-mode", &dropout_test_mode,
@@ -46,6 +48,7 @@ int main(int argc, char *argv[]) {
                 "If true, collapse model to the extent possible before using "
                 "it (for efficiency).");
     opts.Register(&po);
+    cache_opts.Register(&po);
     po.Read(argc, argv);
     if (po.NumArgs() != 2) {
       po.PrintUsage();
@@ -60,6 +63,7 @@ int main(int argc, char *argv[]) {
     if (collapse_model) CollapseModel(CollapseModelConfig(), &nnet);
 
     NnetComputeProb prob_computer(opts, nnet);
+    prob_computer.GetCompiler()->ReadCacheFile(cache_opts.read_cache);
     int64_t num_minibatches = 0;
     SequentialNnetExampleReader example_reader(examples_rspecifier);
     for (; !example_reader.Done(); example_reader.Next(), ++num_minibatches)
@@ -68,6 +72,8 @@ int main(int argc, char *argv[]) {
       NNET3_ERR << "No examples were read from '" << examples_rspecifier
                 << "' (is the archive empty?)";
     const bool ok = prob_computer.PrintTotalStats();
+    prob_computer.GetCompiler()->WriteCacheFile(cache_opts.write_cache,
+                                                cache_opts.binary_write_cache);
     if (!ok)
       NNET3_WARN << "The total weight of the supervision was zero; exiting "
                     "with status 1";

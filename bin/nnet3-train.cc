@@ -110,6 +110,7 @@ int main(int argc, char *argv[]) {
     const bool ok = trainer.PrintTotalStats();
     WriteKaldiObject(nnet, nnet_wxfilename, binary_write);
     NNET3_LOG << "Wrote model to " << PrintableWxfilename(nnet_wxfilename);
+    trainer.WriteCache();
     if (!ok)
       NNET3_WARN << "The total weight of the supervision was zero; exiting "
                     "with status 1";

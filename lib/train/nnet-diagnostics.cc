@@ -19,8 +19,7 @@ void NnetComputeProbOptions::Register(OptionsRegistry *opts) {
                  "functions");
   opts->Register("compute-per-dim-accuracy", &compute_per_dim_accuracy,
                  "If true, compute accuracy values per-dim");
-  OptionsRegistry compiler_opts("compiler", opts);
-  compiler_config.Register(&compiler_opts);
+  compiler_config.Register(opts);  // --compiler.*, --optimization.*
   OptionsRegistry compute_opts("computation", opts);
   compute_config.Register(&compute_opts);
 }

@@ -42,7 +42,7 @@ struct NnetComputeProbOptions {
   bool compute_accuracy = true;
   bool store_component_stats = false;  // not registered
   bool compute_per_dim_accuracy = false;
-  TrainingCompilerOptions compiler_config;  // --compiler.*
+  TrainingCompilerOptions compiler_config;  // --compiler.*, --optimization.*
   NnetComputeOptions compute_config;        // --computation.*
 
   void Register(OptionsRegistry *opts);
@@ -79,6 +79,8 @@ class NnetComputeProb {
   // Zeroes the totals and the gradient.
   void Reset();
   void SetReportSink(ReportSink sink) { report_ = std::move(sink); }
+  // For --read-cache / --write-cache.
+  TrainingCompiler *GetCompiler() { return &compiler_; }
 
  private:
   NnetComputeProbOptions config_;

@@ -54,9 +54,14 @@ void NnetTrainerOptions::Register(OptionsRegistry *opts) {
   opts->Register("backstitch-training-interval", &backstitch_training_interval,
                  "do backstitch training with the specified interval of "
                  "minibatches. It is referred as 'n' in our publications.");
-  // read_cache, write_cache, binary_write_cache: see training-compiler.h.
-  OptionsRegistry compiler_opts("compiler", opts);
-  compiler_config.Register(&compiler_opts);
+  opts->Register("read-cache", &read_cache,
+                 "The location from which to read the cached computation "
+                 "(a missing file is only a warning).");
+  opts->Register("write-cache", &write_cache,
+                 "The location to which to write the cached computation.");
+  opts->Register("binary-write-cache", &binary_write_cache,
+                 "Write computation cache in binary mode");
+  compiler_config.Register(opts);  // --compiler.*, --optimization.*
   OptionsRegistry compute_opts("computation", opts);
   compute_config.Register(&compute_opts);
 }
@@ -94,6 +99,7 @@ NnetTrainer::NnetTrainer(const NnetTrainerOptions &config, Nnet *nnet,
   config_.Check();
   if (config_.debug_computation) config_.compute_config.debug = true;
   if (config_.zero_component_stats) ZeroComponentStats(nnet_);
+  compiler_.ReadCacheFile(config_.read_cache);
   // delta = the network with every parameter (and stat) zeroed; learning
   // rates, max-change and natural-gradient state stay, so the backward pass
   // accumulates lr·(preconditioned) gradient into it.

@@ -58,10 +58,10 @@ struct NnetTrainerOptions {
   int32_t backstitch_training_interval = 1;
   float batchnorm_stats_scale = 0.8f;
   float max_param_change = 2.0f;
-  // Registered with the caching compiler (see training-compiler.h).
+  // --read-cache (read by the constructor), --write-cache (WriteCache()).
   std::string read_cache, write_cache;
   bool binary_write_cache = true;
-  TrainingCompilerOptions compiler_config;  // --compiler.*
+  TrainingCompilerOptions compiler_config;  // --compiler.*, --optimization.*
   NnetComputeOptions compute_config;        // --computation.*
 
   void Register(OptionsRegistry *opts);
@@ -108,6 +108,11 @@ class NnetTrainer {
   // The momentum-carrying change (zero after each step without momentum).
   const Nnet &DeltaNnet() const { return *delta_nnet_; }
   const TrainingCompiler &GetCompiler() const { return compiler_; }
+  // Writes the computation cache to --write-cache, if set (Kaldi does this
+  // in the trainer's destructor; here the program calls it).
+  void WriteCache() {
+    compiler_.WriteCacheFile(config_.write_cache, config_.binary_write_cache);
+  }
 
  private:
   void TrainInternal(const NnetExample &eg, const NnetComputation &computation);
