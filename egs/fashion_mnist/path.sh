@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # path.sh: puts the toolkit's programs (from scripts/setup.sh's build/, or
 # the build directory in $NNET3_BUILD) and the recipe's utils/ on PATH.
 NNET3_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

@@ -4,7 +4,7 @@
 # of the recipe in a temporary directory. Checks the results line of each
 # model, the per-job and diagnostics logs, the plots, and utils/run.pl.
 # Skips (77) when the data set package is missing and cannot be installed.
-BIN=$1 DATA=$2
+BIN=$1  # ($2, the test data directory, is not needed)
 RECIPE=$(cd "$(dirname "$0")/../../egs/fashion_mnist" && pwd)
 . "$(dirname "$0")/lib.sh"
 

@@ -91,7 +91,8 @@ echo "$0: $num_iters iterations ($num_epochs epochs of $num_archives archives, $
 for iter in $(seq $stage $((num_iters - 1))); do
   next=$((iter + 1))
   lr=$(lrate $iter)
-  diagnostics $iter $( [ $iter -gt 0 ] && echo $((iter - 1)) )
+  prev=""; [ $iter -gt 0 ] && prev=$((iter - 1))
+  diagnostics $iter $prev
   offset=$(( iter * num_jobs ))
   # JOB's archive: $(((offset+JOB-1)%num_archives+1)), expanded in the job.
   $cmd JOB=1:$num_jobs $dir/log/train.$iter.JOB.log \

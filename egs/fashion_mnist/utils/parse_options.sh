@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # parse_options.sh: Kaldi-style option parsing for recipe scripts; source it
 # after setting the defaults:
 #
@@ -31,6 +32,7 @@ while true; do
   esac
   if [ "$__name" = config ]; then
     [ -f "$__value" ] || { echo "$0: no such config file $__value" >&2; exit 1; }
+    # shellcheck disable=SC1090
     . "$__value"
     continue
   fi
