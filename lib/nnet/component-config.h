@@ -3,6 +3,7 @@
 // value; reading a matrix=<rxfilename> key; and the natural-gradient keys
 // shared by NaturalGradientAffineComponent and LinearComponent.
 //
+//   GetRequiredKey(Type(), "dim", cfl, &dim);                    // any type
 //   int32_t dim = GetPositiveInt(cfl, Type(), "input-dim");     // required
 //   float stddev = GetNonNegativeFloat(cfl, Type(), "param-stddev", 1.0f);
 //   Matrix mat;
@@ -21,6 +22,7 @@
 #include <cstdint>
 #include <string>
 
+#include "base/error.h"
 #include "matrix/matrix.h"
 #include "nnet/natural-gradient-online.h"
 #include "util/config-line.h"
@@ -30,6 +32,16 @@ namespace nnet3 {
 // Throws UserError "<type>: <what> (config line '<line>')".
 void ThrowConfigError(const ConfigLine &cfl, const std::string &type,
                       const std::string &what);
+
+// Reads a required key; UserError "<type>: required config key '<key>' is
+// missing in '<line>'" if absent.
+template <class T>
+void GetRequiredKey(const std::string &type, const std::string &key,
+                    ConfigLine *cfl, T *value) {
+  if (!cfl->GetValue(key, value))
+    NNET3_ERR << type << ": required config key '" << key << "' is missing in '"
+              << cfl->WholeLine() << "'";
+}
 
 // A required integer key that must be > 0.
 int32_t GetPositiveInt(ConfigLine *cfl, const std::string &type,

@@ -25,20 +25,11 @@
 #include "base/error.h"
 #include "matrix/matrix.h"
 #include "matrix/vector.h"
+#include "nnet/component-config.h"
 #include "nnet/parameter-stats.h"
 #include "util/config-line.h"
 
 namespace nnet3 {
-
-// Reads a required key; UserError "<type>: required config key '<key>' is
-// missing in '<line>'" if absent.
-template <class T>
-void GetRequiredKey(const std::string &type, const std::string &key,
-                    ConfigLine *cfl, T *value) {
-  if (!cfl->GetValue(key, value))
-    NNET3_ERR << type << ": required config key '" << key << "' is missing in '"
-              << cfl->WholeLine() << "'";
-}
 
 // Throws UserError "<type>: invalid <key>=<value> (<why>) in '<line>'"
 // unless `ok`.
@@ -82,7 +73,6 @@ void AddRowDotProducts(float alpha, const MatrixView &a, const MatrixView &b,
 // v(c) = alpha * sum_r a(r, c) * b(r, c) + beta * v(c).
 void AddColDotProducts(float alpha, const MatrixView &a, const MatrixView &b,
                        float beta, VectorView *v);
-
 
 // Makes `v` hold `dim` zeros if it has another dimension.
 void ResizeIfNeeded(int32_t dim, Vector *v);

@@ -4,6 +4,7 @@
 
 #include "base/error.h"
 #include "base/io-funcs.h"
+#include "nnet/component-config.h"
 #include "nnet/init-random.h"
 #include "nnet/parameter-stats.h"
 #include "nnet/simple-component-utils.h"
@@ -360,7 +361,7 @@ constexpr float kScaleEpsilon = 1.0e-04f;  // Kaldi's Epsilon()
 
 void ScaleAndOffsetComponent::InitFromConfig(ConfigLine *cfl) {
   InitLearningRatesFromConfig(cfl);
-  GetRequiredValue(Type(), "dim", cfl, &dim_);
+  GetRequiredKey(Type(), "dim", cfl, &dim_);
   if (dim_ <= 0)
     NNET3_ERR << Type() << ": dim=" << dim_ << " must be positive, in "
               << "config line '" << cfl->WholeLine() << "'";
@@ -568,8 +569,8 @@ void ScaleAndOffsetComponent::UnVectorize(const VectorView &params) {
 void ConstantFunctionComponent::InitFromConfig(ConfigLine *cfl) {
   InitLearningRatesFromConfig(cfl);
   int32_t output_dim = 0;
-  GetRequiredValue(Type(), "input-dim", cfl, &input_dim_);
-  GetRequiredValue(Type(), "output-dim", cfl, &output_dim);
+  GetRequiredKey(Type(), "input-dim", cfl, &input_dim_);
+  GetRequiredKey(Type(), "output-dim", cfl, &output_dim);
   is_updatable_ = true;
   cfl->GetValue("is-updatable", &is_updatable_);
   use_natural_gradient_ = true;

@@ -7,25 +7,6 @@
 
 namespace nnet3 {
 
-template <class T>
-void GetRequiredValue(const std::string &type, const std::string &key,
-                      ConfigLine *cfl, T *value) {
-  if (!cfl->GetValue(key, value))
-    NNET3_ERR << type << ": required key '" << key
-              << "' is missing in config line '" << cfl->WholeLine() << "'";
-}
-
-template void GetRequiredValue(const std::string &, const std::string &,
-                               ConfigLine *, int32_t *);
-template void GetRequiredValue(const std::string &, const std::string &,
-                               ConfigLine *, float *);
-template void GetRequiredValue(const std::string &, const std::string &,
-                               ConfigLine *, bool *);
-template void GetRequiredValue(const std::string &, const std::string &,
-                               ConfigLine *, std::string *);
-template void GetRequiredValue(const std::string &, const std::string &,
-                               ConfigLine *, std::vector<int32_t> *);
-
 void ExpectAfterUpdatableCommon(std::istream &is, bool binary,
                                 const std::string &token,
                                 const std::string &expected) {

@@ -1,13 +1,11 @@
 // Small helpers shared by the "simple" component group
-// (simple-components.cc, per-element-components.cc): required config keys
-// with one-line errors that name the key, reading the rest of the updatable
-// prefix in Read(), the column operations (copy columns through an index,
-// sum column ranges) that the Backend has no primitive for, and block
+// (simple-components.cc, per-element-components.cc): reading the rest of
+// the updatable prefix in Read(), the column operations (copy columns through
+// an index, sum column ranges) that the Backend has no primitive for, and block
 // reshaping. (Info() summaries come from parameter-stats.h, random
-// initialization seeds from init-random.h.)
+// initialization seeds from init-random.h, required config keys from
+// component-config.h.)
 //
-//   int32_t dim;
-//   GetRequiredValue("FixedBiasComponent", "dim", cfl, &dim);
 //   CopyColumns(in, column_map, &out);     // out column c = in column map[c]
 //
 // The column operations are built from transposes and row operations, so
@@ -26,13 +24,6 @@
 #include "util/config-line.h"
 
 namespace nnet3 {
-
-// Reads `key` of a `type` config line into *value; throws UserError
-// "<type>: required key '<key>' is missing in config line '...'" if absent
-// (and the ConfigLine's own error if the value does not convert).
-template <class T>
-void GetRequiredValue(const std::string &type, const std::string &key,
-                      ConfigLine *cfl, T *value);
 
 // For Read(): `token` is what ReadUpdatableCommon returned ("" after it
 // read <LearningRate>, else the token found in its place). Consumes

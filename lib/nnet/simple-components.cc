@@ -7,6 +7,7 @@
 #include "base/error.h"
 #include "base/io-funcs.h"
 #include "base/text-utils.h"
+#include "nnet/component-config.h"
 #include "nnet/component-registry.h"
 #include "nnet/init-random.h"
 #include "nnet/parameter-stats.h"
@@ -49,8 +50,8 @@ void ReadInputOutputDims(std::istream &is, bool binary, const std::string &type,
 // output-dim > 0 divides input-dim > 0.
 void GetDividingDims(const std::string &type, ConfigLine *cfl,
                      int32_t *input_dim, int32_t *output_dim) {
-  GetRequiredValue(type, "input-dim", cfl, input_dim);
-  GetRequiredValue(type, "output-dim", cfl, output_dim);
+  GetRequiredKey(type, "input-dim", cfl, input_dim);
+  GetRequiredKey(type, "output-dim", cfl, output_dim);
   if (*input_dim <= 0 || *output_dim <= 0 || *input_dim % *output_dim != 0)
     NNET3_ERR << type << ": input-dim=" << *input_dim
               << " must be a positive multiple of output-dim=" << *output_dim
@@ -376,7 +377,7 @@ void PermuteComponent::Init(const std::vector<int32_t> &column_map) {
 
 void PermuteComponent::InitFromConfig(ConfigLine *cfl) {
   std::string map_str;
-  GetRequiredValue(Type(), "column-map", cfl, &map_str);
+  GetRequiredKey(Type(), "column-map", cfl, &map_str);
   std::vector<int32_t> column_map;
   if (!SplitStringToIntegers(map_str, ",", &column_map) || column_map.empty())
     NNET3_ERR << Type() << ": column-map=" << map_str
