@@ -295,6 +295,18 @@ void NonlinearComponent::CheckSelfRepairSettings(bool upper_allowed) const {
               << "); it does nothing for this component";
 }
 
+float NonlinearComponent::ThresholdOr(float threshold, float default_value) {
+  return threshold == kUnsetThreshold ? default_value : threshold;
+}
+
+Vector NonlinearComponent::DerivAvgBelow(float lower) const {
+  Vector repair(deriv_avg_);
+  repair.Scale(-1.0f);
+  repair.Add(lower);
+  repair.ApplyFunc(Func::kHeaviside);
+  return repair;
+}
+
 void NonlinearComponent::CountRepaired(const VectorView &indicator,
                                        NonlinearComponent *to_update) {
   to_update->num_dims_self_repaired_ += indicator.Sum();
@@ -342,14 +354,8 @@ void SigmoidComponent::RepairGradients(const MatrixView &out_value,
   to_update->num_dims_processed_ += dim_;
   if (!SelfRepairActive()) return;
   CheckSelfRepairSettings(false);
-  float lower = self_repair_lower_threshold_ == kUnsetThreshold
-                    ? 0.05f
-                    : self_repair_lower_threshold_;
-  // repair(j) = 1 if deriv_avg(j) < lower else 0.
-  Vector repair(deriv_avg_);
-  repair.Scale(-1.0f);
-  repair.Add(lower);
-  repair.ApplyFunc(Func::kHeaviside);
+  Vector repair =
+      DerivAvgBelow(ThresholdOr(self_repair_lower_threshold_, 0.05f));
   CountRepaired(repair, to_update);
   in_deriv->AddMatDiagVec(-2.0f * self_repair_scale_, out_value, Trans::kNo,
                           repair, 1.0f);
@@ -406,13 +412,8 @@ void TanhComponent::RepairGradients(const MatrixView &out_value,
   to_update->num_dims_processed_ += dim_;
   if (!SelfRepairActive()) return;
   CheckSelfRepairSettings(false);
-  float lower = self_repair_lower_threshold_ == kUnsetThreshold
-                    ? 0.2f
-                    : self_repair_lower_threshold_;
-  Vector repair(deriv_avg_);
-  repair.Scale(-1.0f);
-  repair.Add(lower);
-  repair.ApplyFunc(Func::kHeaviside);
+  Vector repair =
+      DerivAvgBelow(ThresholdOr(self_repair_lower_threshold_, 0.2f));
   CountRepaired(repair, to_update);
   in_deriv->AddMatDiagVec(-self_repair_scale_, out_value, Trans::kNo, repair,
                           1.0f);
@@ -471,12 +472,8 @@ void RectifiedLinearComponent::RepairGradients(
   if (!SelfRepairActive()) return;
   to_update->num_dims_processed_ += block_dim_;
   CheckSelfRepairSettings(true);
-  float lower = self_repair_lower_threshold_ == kUnsetThreshold
-                    ? 0.05f
-                    : self_repair_lower_threshold_;
-  float upper = self_repair_upper_threshold_ == kUnsetThreshold
-                    ? 0.95f
-                    : self_repair_upper_threshold_;
+  float lower = ThresholdOr(self_repair_lower_threshold_, 0.05f);
+  float upper = ThresholdOr(self_repair_upper_threshold_, 0.95f);
   int32_t num_blocks = dim_ / block_dim_;
   Vector s(block_dim_, ResizeType::kUndefined, in_deriv->device());
   s.AddRowSumMat(1.0f / num_blocks, deriv_avg_.AsMatrix(num_blocks, block_dim_),

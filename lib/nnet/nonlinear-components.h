@@ -73,6 +73,11 @@ class NonlinearComponent : public Component {
   bool SelfRepairActive() const;
   // Kaldi's asserts on the self-repair settings, as UserErrors.
   void CheckSelfRepairSettings(bool upper_allowed) const;
+  // `threshold`, or `default_value` when it is kUnsetThreshold (-1000).
+  static float ThresholdOr(float threshold, float default_value);
+  // The dimensions to repair for Sigmoid/Tanh: 1 where deriv-avg < lower,
+  // else 0.
+  Vector DerivAvgBelow(float lower) const;
   // Adds indicator.Sum() to to_update's repaired-dims counter.
   static void CountRepaired(const VectorView &indicator,
                             NonlinearComponent *to_update);
