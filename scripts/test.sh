@@ -14,13 +14,30 @@ if ! scripts/setup.sh; then
   exit 1
 fi
 
+stdout_was_link=0
+[ -L /dev/stdout ] && stdout_was_link=1
 meson test -C build --print-errorlogs --num-processes "$(nproc)" "$@"
 status=$?
 
+# No test may replace /dev/null (a writer renaming a temporary file over it
+# breaks every later '> /dev/null' on the machine): check, and fail loudly.
+null_broken=0
+if [ ! -c /dev/null ]; then
+  null_broken=1
+  echo "FATAL: /dev/null is no longer a character device: a test replaced it." >&2
+  echo "FATAL: restore it (rm -f /dev/null; mknod -m 666 /dev/null c 1 3) and find the writer." >&2
+fi
+if [ "$stdout_was_link" -eq 1 ] && [ ! -L /dev/stdout ]; then
+  null_broken=1
+  echo "FATAL: /dev/stdout is no longer a link: a test replaced it." >&2
+  echo "FATAL: restore it (rm -f /dev/stdout; ln -s /proc/self/fd/1 /dev/stdout) and find the writer." >&2
+fi
+
 # meson's summary is not a line CI recognises; count from its JSON log.
-python3 - build/meson-logs/testlog.json <<'PY'
+python3 - build/meson-logs/testlog.json "$null_broken" <<'PY'
 import json, re, sys
 passed = failed = skipped = 0
+failed += int(sys.argv[2])  # /dev/null or /dev/stdout replaced
 for line in open(sys.argv[1]):
     t = json.loads(line)
     result = t.get("result", "")

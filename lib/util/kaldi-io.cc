@@ -13,6 +13,7 @@
 
 #include "base/io-funcs.h"
 #include "base/log.h"
+#include "util/output-target.h"
 #include "util/subprocess.h"
 #include "util/table-specifier.h"
 
@@ -266,19 +267,43 @@ struct Output::Impl {
   void Discard();
 };
 
+static int OpenForWriting(const std::string &path) {
+  return open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+}
+
+// Atomic outputs go through PlanOutputFile (util/output-target.h): regular
+// files and new paths get a temporary file beside the real target, renamed on
+// Close(); devices, FIFOs and /proc paths are written in place.
 void Output::Impl::OpenFile(const std::string &filename, bool atomic) {
   static std::atomic<int> counter{0};
-  std::string path = filename;
-  if (atomic)
-    path = filename + ".tmp." + std::to_string(getpid()) + "." +
+  OutputPlan plan;
+  plan.file = filename;
+  if (atomic) plan = PlanOutputFile(filename);
+  std::string path = plan.file;
+  int fd = -1;
+  if (plan.replace) {
+    path = plan.file + ".tmp." + std::to_string(getpid()) + "." +
            std::to_string(counter++);
-  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0)
-    NNET3_ERR << "Cannot open " << Quoted(path)
-              << " for writing: " << strerror(errno);
+    fd = OpenForWriting(path);
+    // A writable file in a directory we may not create files in: write it
+    // in place, as Kaldi would, rather than fail.
+    if (fd < 0 && plan.existed && (errno == EACCES || errno == EROFS)) {
+      plan.replace = false;
+      path = plan.file;
+    } else if (fd >= 0 && plan.existed) {
+      fchmod(fd, plan.mode);  // the replacement keeps the old permissions
+    }
+  }
+  if (fd < 0 && !plan.replace) fd = OpenForWriting(path);
+  if (fd < 0) {
+    int err = errno;
+    NNET3_ERR << "Cannot open " << Quoted(filename) << " for writing"
+              << (plan.replace ? " (temporary file " + Quoted(path) + ")" : "")
+              << ": " << strerror(err);
+  }
   buf = WrapFd(fd, std::ios::out);
-  target = filename;
-  if (atomic) temporary = path;
+  target = plan.file;
+  if (plan.replace) temporary = path;
 }
 
 std::string Output::Impl::Finish(const std::string &wxfilename) {

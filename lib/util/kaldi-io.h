@@ -34,11 +34,15 @@
 // one Input per program (as Kaldi programs do).
 //
 // Atomic output: Output::Open(name, binary, header, /*atomic=*/true) on a
-// plain file writes to a temporary file beside it ("name.tmp.<pid>.<n>") and
-// renames it over `name` only when Close() succeeds, so a failure (or an
-// exception that destroys the Output without Close) never leaves a
-// half-written file. WriteKaldiObject() always writes this way; programs that
-// write models should too. For "-" and pipes the flag has no effect.
+// regular file (or a path that does not exist yet) writes to a temporary file
+// beside it ("name.tmp.<pid>.<n>") and renames it over `name` only when
+// Close() succeeds, so a failure (or an exception that destroys the Output
+// without Close) never leaves a half-written file. A symbolic link is
+// followed and its target replaced that way; devices (/dev/null), FIFOs,
+// sockets and /dev/stdout, /dev/fd/N are written in place, never replaced
+// (util/output-target.h decides). WriteKaldiObject() and the table writers
+// always write this way; programs that write models should too. For "-" and
+// pipes the flag has no effect.
 #ifndef NNET3_UTIL_KALDI_IO_H_
 #define NNET3_UTIL_KALDI_IO_H_
 
