@@ -5,7 +5,7 @@
 #include "base/error.h"
 #include "base/io-funcs.h"
 #include "nnet/component-registry.h"
-#include "nnet/dropout-components.h"
+#include "nnet/components/dropout-components.h"
 
 namespace nnet3 {
 

@@ -33,10 +33,10 @@
 
 #include "base/error.h"
 #include "base/log.h"
-#include "nnet/affine-components.h"
-#include "nnet/dropout-components.h"
+#include "nnet/components/affine-components.h"
+#include "nnet/components/dropout-components.h"
 #include "nnet/nnet-utils.h"
-#include "nnet/normalize-components.h"
+#include "nnet/components/normalize-components.h"
 
 namespace nnet3 {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "base/error.h"
 #include "base/log.h"
-#include "nnet/affine-components.h"
+#include "nnet/components/affine-components.h"
 #include "nnet/nnet-utils.h"
 #include "util/config-line.h"
 

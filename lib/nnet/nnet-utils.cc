@@ -1,8 +1,8 @@
 #include "nnet/nnet-utils.h"
 
 #include "base/error.h"
-#include "nnet/dropout-components.h"
-#include "nnet/normalize-components.h"
+#include "nnet/components/dropout-components.h"
+#include "nnet/components/normalize-components.h"
 
 namespace nnet3 {
 

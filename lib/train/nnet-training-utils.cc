@@ -5,10 +5,10 @@
 
 #include "base/error.h"
 #include "base/log.h"
-#include "nnet/affine-components.h"
+#include "nnet/components/affine-components.h"
 #include "nnet/component-itf.h"
-#include "nnet/linear-components.h"
-#include "nnet/normalize-components.h"
+#include "nnet/components/linear-components.h"
+#include "nnet/components/normalize-components.h"
 
 namespace nnet3 {
 namespace {

@@ -10,9 +10,9 @@
 
 #include "matrix/matrix.h"
 #include "matrix/vector.h"
-#include "nnet/affine-components.h"
+#include "nnet/components/affine-components.h"
 #include "nnet/nnet.h"
-#include "nnet/nonlinear-components.h"
+#include "nnet/components/nonlinear-components.h"
 
 namespace nnet3 {
 

@@ -12,7 +12,7 @@
 #include "compile/nnet-computation.h"
 #include "compute-test-utils.h"
 #include "compute/nnet-computer.h"
-#include "nnet/normalize-components.h"
+#include "nnet/components/normalize-components.h"
 
 namespace nnet3 {
 namespace {

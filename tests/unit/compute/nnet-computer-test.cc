@@ -15,11 +15,11 @@
 #include "compile/nnet-computation.h"
 #include "compute-test-utils.h"
 #include "device/device.h"
-#include "nnet/affine-components.h"
+#include "nnet/components/affine-components.h"
 #include "nnet/component-registry.h"
 #include "nnet/nnet.h"
-#include "nnet/nonlinear-components.h"
-#include "nnet/normalize-components.h"
+#include "nnet/components/nonlinear-components.h"
+#include "nnet/components/normalize-components.h"
 
 namespace nnet3 {
 namespace {

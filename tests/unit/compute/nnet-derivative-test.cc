@@ -38,7 +38,7 @@
 #include "compile/computation-request.h"
 #include "nnet/init-random.h"
 #include "nnet/nnet-utils.h"
-#include "nnet/nonlinear-components.h"
+#include "nnet/components/nonlinear-components.h"
 #include "random-computation-utils.h"
 #include "reference-evaluator.h"
 

@@ -7,7 +7,7 @@
 #include "compile/computation-checker.h"
 #include "compute/nnet-computer.h"
 #include "nnet/nnet-utils.h"
-#include "nnet/normalize-components.h"
+#include "nnet/components/normalize-components.h"
 #include "optimize/nnet-optimize.h"
 
 namespace nnet3 {

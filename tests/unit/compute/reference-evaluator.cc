@@ -5,7 +5,7 @@
 
 #include "base/error.h"
 #include "nnet/component-itf.h"
-#include "nnet/normalize-components.h"
+#include "nnet/components/normalize-components.h"
 
 namespace nnet3 {
 

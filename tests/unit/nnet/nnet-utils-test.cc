@@ -13,9 +13,9 @@
 
 #include "base/error.h"
 #include "nnet-test-utils.h"
-#include "nnet/affine-components.h"
-#include "nnet/dropout-components.h"
-#include "nnet/normalize-components.h"
+#include "nnet/components/affine-components.h"
+#include "nnet/components/dropout-components.h"
+#include "nnet/components/normalize-components.h"
 
 using namespace nnet3;
 

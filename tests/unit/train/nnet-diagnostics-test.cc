@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "base/random.h"
-#include "nnet/linear-components.h"
+#include "nnet/components/linear-components.h"
 #include "nnet/nnet-utils.h"
 #include "train-test-utils.h"
 #include "train/nnet-training-utils.h"

@@ -9,7 +9,7 @@
 
 #include "matrix/matrix.h"
 #include "matrix/vector.h"
-#include "nnet/affine-components.h"
+#include "nnet/components/affine-components.h"
 #include "nnet/nnet.h"
 #include "train/nnet-example.h"
 

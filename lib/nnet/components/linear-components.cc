@@ -1,4 +1,4 @@
-#include "nnet/linear-components.h"
+#include "nnet/components/linear-components.h"
 
 #include <cmath>
 #include <sstream>

@@ -1,12 +1,12 @@
 // NoOpComponent and ClipGradientComponent: generic checks, clipping values
 // and counts, self-repair, golden files, config errors.
-#include "nnet/identity-components.h"
+#include "nnet/components/identity-components.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 
 #include "base/error.h"
-#include "component-test-utils.h"
+#include "../component-test-utils.h"
 #include "nonlinear-test-utils.h"
 
 using namespace nnet3;

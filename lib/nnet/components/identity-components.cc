@@ -1,4 +1,4 @@
-#include "nnet/identity-components.h"
+#include "nnet/components/identity-components.h"
 
 #include <sstream>
 
@@ -6,7 +6,7 @@
 #include "base/io-funcs.h"
 #include "base/log.h"
 #include "matrix/vector.h"
-#include "nnet/nonlinear-common.h"
+#include "nnet/components/nonlinear-common.h"
 
 namespace nnet3 {
 

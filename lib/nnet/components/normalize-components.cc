@@ -1,4 +1,4 @@
-#include "nnet/normalize-components.h"
+#include "nnet/components/normalize-components.h"
 
 #include <cmath>
 #include <sstream>
@@ -6,7 +6,7 @@
 #include "base/error.h"
 #include "base/io-funcs.h"
 #include "base/log.h"
-#include "nnet/nonlinear-common.h"
+#include "nnet/components/nonlinear-common.h"
 
 namespace nnet3 {
 

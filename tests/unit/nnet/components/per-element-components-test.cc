@@ -2,12 +2,12 @@
 // the generic component checks on several configs of each type, outputs,
 // derivatives and updates computed by hand on small inputs, config errors
 // and golden model-file fragments.
-#include "nnet/per-element-components.h"
+#include "nnet/components/per-element-components.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "component-test-utils.h"
+#include "../component-test-utils.h"
 #include "simple-components-test-utils.h"
 
 namespace nnet3 {

@@ -2,13 +2,13 @@
 // LogSoftmax): generic component checks, hand-computed values, stats
 // (stored as sums, written as averages), self-repair, golden files and
 // config errors.
-#include "nnet/nonlinear-components.h"
+#include "nnet/components/nonlinear-components.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 
 #include "base/error.h"
-#include "component-test-utils.h"
+#include "../component-test-utils.h"
 #include "nnet/component-registry.h"
 #include "nonlinear-test-utils.h"
 

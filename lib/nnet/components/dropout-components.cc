@@ -1,4 +1,4 @@
-#include "nnet/dropout-components.h"
+#include "nnet/components/dropout-components.h"
 
 #include <algorithm>
 #include <sstream>
@@ -7,7 +7,7 @@
 #include "base/error.h"
 #include "base/io-funcs.h"
 #include "base/random.h"
-#include "nnet/nonlinear-common.h"
+#include "nnet/components/nonlinear-common.h"
 
 namespace nnet3 {
 

@@ -1,4 +1,4 @@
-#include "nnet/simple-components.h"
+#include "nnet/components/simple-components.h"
 
 #include <algorithm>
 #include <sstream>
@@ -11,8 +11,8 @@
 #include "nnet/component-registry.h"
 #include "nnet/init-random.h"
 #include "nnet/parameter-stats.h"
-#include "nnet/per-element-components.h"
-#include "nnet/simple-component-utils.h"
+#include "nnet/components/per-element-components.h"
+#include "nnet/components/simple-component-utils.h"
 #include "util/kaldi-io.h"
 
 namespace nnet3 {

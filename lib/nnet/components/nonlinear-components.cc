@@ -1,4 +1,4 @@
-#include "nnet/nonlinear-components.h"
+#include "nnet/components/nonlinear-components.h"
 
 #include <cmath>
 #include <iomanip>
@@ -7,10 +7,10 @@
 #include "base/error.h"
 #include "base/io-funcs.h"
 #include "nnet/component-registry.h"
-#include "nnet/dropout-components.h"
-#include "nnet/identity-components.h"
-#include "nnet/nonlinear-common.h"
-#include "nnet/normalize-components.h"
+#include "nnet/components/dropout-components.h"
+#include "nnet/components/identity-components.h"
+#include "nnet/components/nonlinear-common.h"
+#include "nnet/components/normalize-components.h"
 
 namespace nnet3 {
 namespace {

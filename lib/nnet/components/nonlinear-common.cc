@@ -1,4 +1,4 @@
-#include "nnet/nonlinear-common.h"
+#include "nnet/components/nonlinear-common.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "nnet/affine-components.h"
+#include "nnet/components/affine-components.h"
 
 #include <cmath>
 #include <sstream>
@@ -8,7 +8,7 @@
 #include "nnet/component-config.h"
 #include "nnet/component-registry.h"
 #include "nnet/init-random.h"
-#include "nnet/linear-components.h"
+#include "nnet/components/linear-components.h"
 #include "nnet/parameter-stats.h"
 
 namespace nnet3 {

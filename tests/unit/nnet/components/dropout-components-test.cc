@@ -1,14 +1,14 @@
 // DropoutComponent and GeneralDropoutComponent: generic checks (with the
 // generator reset so masks are fixed), mask statistics, test mode, masks
 // shared through precomputed indexes, golden files, config errors.
-#include "nnet/dropout-components.h"
+#include "nnet/components/dropout-components.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <set>
 
 #include "base/error.h"
-#include "component-test-utils.h"
+#include "../component-test-utils.h"
 #include "nonlinear-test-utils.h"
 
 using namespace nnet3;

@@ -5,7 +5,7 @@
 // model format against hand-written golden files (reference 4.3, including
 // the worked NaturalGradientAffine example), Info lines, natural-gradient
 // defaults and behaviour, and config errors.
-#include "nnet/affine-components.h"
+#include "nnet/components/affine-components.h"
 
 #include <unistd.h>
 
@@ -18,9 +18,9 @@
 
 #include "base/error.h"
 #include "base/io-funcs.h"
-#include "component-test-utils.h"
+#include "../component-test-utils.h"
 #include "nnet/component-registry.h"
-#include "nnet/linear-components.h"
+#include "nnet/components/linear-components.h"
 
 using namespace nnet3;
 

@@ -1,4 +1,4 @@
-#include "nnet/simple-component-utils.h"
+#include "nnet/components/simple-component-utils.h"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "nnet/per-element-components.h"
+#include "nnet/components/per-element-components.h"
 
 #include <sstream>
 
@@ -7,7 +7,7 @@
 #include "nnet/component-config.h"
 #include "nnet/init-random.h"
 #include "nnet/parameter-stats.h"
-#include "nnet/simple-component-utils.h"
+#include "nnet/components/simple-component-utils.h"
 #include "util/kaldi-io.h"
 
 namespace nnet3 {

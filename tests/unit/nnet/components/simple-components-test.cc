@@ -2,12 +2,12 @@
 // component checks on several configs of each type, outputs and
 // derivatives computed by hand on small inputs, config errors, golden
 // model-file fragments, and the group's type list.
-#include "nnet/simple-components.h"
+#include "nnet/components/simple-components.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
 
-#include "component-test-utils.h"
+#include "../component-test-utils.h"
 #include "nnet/component-registry.h"
 #include "simple-components-test-utils.h"
 

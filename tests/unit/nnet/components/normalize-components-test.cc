@@ -1,12 +1,12 @@
 // NormalizeComponent and BatchNormComponent: generic checks, values,
 // batch-norm stats and test mode, golden files, properties, config errors.
-#include "nnet/normalize-components.h"
+#include "nnet/components/normalize-components.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 
 #include "base/error.h"
-#include "component-test-utils.h"
+#include "../component-test-utils.h"
 #include "nonlinear-test-utils.h"
 
 using namespace nnet3;
