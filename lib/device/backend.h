@@ -138,6 +138,17 @@ class Backend {
   virtual void AddRowRanges(float alpha, ConstMatView src,
                             const int32_t *ranges, MatView dst) = 0;
 
+  // ---- columns through index vectors (device int32 arrays of dst.cols;
+  //      convolution and pooling gather their patches with these) ----
+  // dst(r, c) = src(r, idx[c]); idx[c] == -1 gives a zero column.
+  virtual void CopyCols(ConstMatView src, const int32_t *idx, MatView dst) = 0;
+  // dst(r, c) += src(r, idx[c]); idx[c] == -1 adds nothing.
+  virtual void AddCols(ConstMatView src, const int32_t *idx, MatView dst) = 0;
+  // dst(r, c) = (a(r, c) == b(r, c)) ? 1 : 0 (max-pooling's backprop mask);
+  // dst may be the same view as a or b.
+  virtual void EqualElementMask(ConstMatView a, ConstMatView b,
+                                MatView dst) = 0;
+
   // ---- elementwise ----
   virtual void Apply(Func f, ConstMatView in, MatView out) = 0;
   // out = std::pow(in, power), as Kaldi's ApplyPow (power 0.5, 2, ...;

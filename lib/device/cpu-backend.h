@@ -64,6 +64,10 @@ class CpuBackend : public Backend {
   void AddToRowPtrs(float alpha, ConstMatView src, float *const *ptrs) override;
   void AddRowRanges(float alpha, ConstMatView src, const int32_t *ranges,
                     MatView dst) override;
+  // (cpu-backend-cols.cc)
+  void CopyCols(ConstMatView src, const int32_t *idx, MatView dst) override;
+  void AddCols(ConstMatView src, const int32_t *idx, MatView dst) override;
+  void EqualElementMask(ConstMatView a, ConstMatView b, MatView dst) override;
 
   void Apply(Func f, ConstMatView in, MatView out) override;
   void ApplyPow(float power, ConstMatView in, MatView out) override;

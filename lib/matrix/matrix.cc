@@ -303,6 +303,29 @@ void MatrixView::AddRowRanges(float alpha, const MatrixView &src,
   backend().AddRowRanges(alpha, src.ConstView(), ranges.Data(), View());
 }
 
+// ---- columns through index vectors ----
+
+void MatrixView::CopyCols(const MatrixView &src, const IndexVector &idx) {
+  CheckShape("CopyCols", rows_ == src.rows_, *this, src);
+  CheckDevice("CopyCols", *this, src);
+  CheckIndexes("CopyCols", idx, cols_, src.cols_, *device_);
+  backend().CopyCols(src.ConstView(), idx.Data(), View());
+}
+
+void MatrixView::AddCols(const MatrixView &src, const IndexVector &idx) {
+  CheckShape("AddCols", rows_ == src.rows_, *this, src);
+  CheckDevice("AddCols", *this, src);
+  CheckIndexes("AddCols", idx, cols_, src.cols_, *device_);
+  backend().AddCols(src.ConstView(), idx.Data(), View());
+}
+
+void MatrixView::EqualElementMask(const MatrixView &a, const MatrixView &b) {
+  CheckShape("EqualElementMask", SameShape(a) && SameShape(b), a, b);
+  CheckDevice("EqualElementMask", *this, a);
+  CheckDevice("EqualElementMask", *this, b);
+  backend().EqualElementMask(a.ConstView(), b.ConstView(), View());
+}
+
 // ---- rows through pointer lists ----
 
 namespace {

@@ -141,6 +141,13 @@ class MatrixView {
   void AddRowRanges(float alpha, const MatrixView &src,
                     const IndexVector &ranges);
 
+  // ---- columns through index vectors (idx has NumCols() entries, each -1
+  //      or a column of src; src has NumRows() rows) ----
+  void CopyCols(const MatrixView &src, const IndexVector &idx);  // -1: zero
+  void AddCols(const MatrixView &src, const IndexVector &idx);   // -1: skip
+  // this(r, c) = (a(r, c) == b(r, c)) ? 1 : 0.
+  void EqualElementMask(const MatrixView &a, const MatrixView &b);
+
   // ---- rows through pointer lists (nullptr: zero row / skipped) ----
   void CopyRows(const RowPointers &src_rows);              // this r = *p[r]
   void AddRows(float alpha, const RowPointers &src_rows);  // this r += ..
