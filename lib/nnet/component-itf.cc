@@ -5,7 +5,10 @@
 #include "base/error.h"
 #include "base/io-funcs.h"
 #include "nnet/component-registry.h"
+#include "nnet/components/convolution-components.h"
 #include "nnet/components/dropout-components.h"
+#include "nnet/components/pooling-components.h"
+#include "nnet/components/tdnn-components.h"
 
 namespace nnet3 {
 
@@ -64,6 +67,14 @@ std::unique_ptr<ComponentPrecomputedIndexes>
 ComponentPrecomputedIndexes::NewOfType(const std::string &type) {
   if (type == "GeneralDropoutComponentPrecomputedIndexes")
     return std::make_unique<GeneralDropoutComponentPrecomputedIndexes>();
+  if (type == "TdnnComponentPrecomputedIndexes")
+    return std::make_unique<TdnnComponentPrecomputedIndexes>();
+  if (type == "TimeHeightConvolutionComponentPrecomputedIndexes")
+    return std::make_unique<TimeHeightConvolutionComponentPrecomputedIndexes>();
+  if (type == "StatisticsExtractionComponentPrecomputedIndexes")
+    return std::make_unique<StatisticsExtractionComponentPrecomputedIndexes>();
+  if (type == "StatisticsPoolingComponentPrecomputedIndexes")
+    return std::make_unique<StatisticsPoolingComponentPrecomputedIndexes>();
   return nullptr;
 }
 

@@ -17,6 +17,9 @@ const Group kGroups[] = {
     {NewNonlinearComponentOfType, NonlinearComponentTypes},
     {NewSimpleComponentOfType, SimpleComponentTypes},
     {NewAffineComponentOfType, AffineComponentTypes},
+    {NewTdnnComponentOfType, TdnnComponentTypes},
+    {NewPoolingComponentOfType, PoolingComponentTypes},
+    {NewConvolutionComponentOfType, ConvolutionComponentTypes},
 };
 
 }  // namespace

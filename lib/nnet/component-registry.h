@@ -22,6 +22,13 @@ std::unique_ptr<Component> NewSimpleComponentOfType(const std::string &type);
 std::vector<std::string> SimpleComponentTypes();
 std::unique_ptr<Component> NewAffineComponentOfType(const std::string &type);
 std::vector<std::string> AffineComponentTypes();
+std::unique_ptr<Component> NewTdnnComponentOfType(const std::string &type);
+std::vector<std::string> TdnnComponentTypes();
+std::unique_ptr<Component> NewPoolingComponentOfType(const std::string &type);
+std::vector<std::string> PoolingComponentTypes();
+std::unique_ptr<Component> NewConvolutionComponentOfType(
+    const std::string &type);
+std::vector<std::string> ConvolutionComponentTypes();
 
 // All registered type names, sorted (for tests and error messages).
 std::vector<std::string> RegisteredComponentTypes();
