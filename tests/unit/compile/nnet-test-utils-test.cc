@@ -38,7 +38,9 @@ TEST_CASE("GenerateConfigSequence makes valid networks", "[computation]") {
     for (const char *what :
          {"IfDefined(", "Failover(", "Switch(", "Round(", "ReplaceIndex(",
           "Const(", "Scale(", "dim-range-node", "Offset(", "input2", "output2",
-          "BatchNormComponent", "SoftmaxComponent"})
+          "BatchNormComponent", "SoftmaxComponent", "TdnnComponent",
+          "ConvolutionComponent", "MaxpoolingComponent",
+          "TimeHeightConvolutionComponent", "StatisticsPoolingComponent"})
       if (Has(configs, what)) seen[what]++;
     if (configs.size() > 1) seen["incremental"]++;
 
@@ -62,7 +64,9 @@ TEST_CASE("GenerateConfigSequence makes valid networks", "[computation]") {
   for (const char *what :
        {"IfDefined(", "Failover(", "Switch(", "Round(", "ReplaceIndex(",
         "Const(", "Scale(", "dim-range-node", "Offset(", "input2", "output2",
-        "incremental"}) {
+        "incremental", "TdnnComponent", "ConvolutionComponent",
+        "MaxpoolingComponent", "TimeHeightConvolutionComponent",
+        "StatisticsPoolingComponent"}) {
     INFO(what);
     REQUIRE(seen[what] > 0);
   }
@@ -80,8 +84,9 @@ TEST_CASE("GenerateConfigSequence respects its options", "[computation]") {
     RandomState rng(seed);
     std::vector<std::string> configs;
     GenerateConfigSequence(opts, &rng, &configs);
-    for (const char *what : {"Offset(", "Round(", "Switch(", "Linear",
-                             "Sigmoid", "Tanh", "Softmax", "input2"})
+    for (const char *what :
+         {"Offset(", "Round(", "Switch(", "Linear", "Sigmoid", "Tanh",
+          "Softmax", "input2", "Tdnn", "Convolution", "Statistics"})
       REQUIRE_FALSE(Has(configs, what));
     Nnet nnet = NnetFromConfigSequence(configs);
     REQUIRE(nnet.OutputDim("output") == 7);

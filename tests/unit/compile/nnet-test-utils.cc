@@ -301,6 +301,10 @@ void GenerateConfigSequence(const NnetGenerationOptions &opts, RandomState *rng,
   configs->clear();
   ConfigWriter w(opts, rng);
   while (configs->empty()) {
+    if (GenerateTdnnConfigs(opts, rng, configs)) break;
+    if (GenerateCnnConfigs(opts, rng, configs)) break;
+    if (GenerateTimeHeightCnnConfigs(opts, rng, configs)) break;
+    if (GenerateStatisticsConfigs(opts, rng, configs)) break;
     switch (rng->Int(0, 5)) {
       case 0:
         SimplestConfig(&w, configs);

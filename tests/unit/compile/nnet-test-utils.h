@@ -55,12 +55,28 @@ struct NnetGenerationOptions {
   bool allow_ivector = false;            // an "ivector" input
   bool allow_final_nonlinearity = true;  // final Softmax / LogSoftmax
   int32_t output_dim = -1;               // -1: random
+  bool allow_statistics_pooling = true;  // statistics extraction / pooling
 };
 
 // Fills `configs` with one or more config files; applying them in order
 // with Nnet::ReadConfig gives a network that passes Nnet::Check.
 void GenerateConfigSequence(const NnetGenerationOptions &opts, RandomState *rng,
                             std::vector<std::string> *configs);
+
+// Families in their own files (random-nets-<kind>.cc), each hooked into
+// GenerateConfigSequence: with some probability (and if the options allow
+// it) it fills `configs` and returns true, else returns false having only
+// drawn from `rng`.
+bool GenerateTdnnConfigs(const NnetGenerationOptions &opts, RandomState *rng,
+                         std::vector<std::string> *configs);
+bool GenerateCnnConfigs(const NnetGenerationOptions &opts, RandomState *rng,
+                        std::vector<std::string> *configs);
+bool GenerateTimeHeightCnnConfigs(const NnetGenerationOptions &opts,
+                                  RandomState *rng,
+                                  std::vector<std::string> *configs);
+bool GenerateStatisticsConfigs(const NnetGenerationOptions &opts,
+                               RandomState *rng,
+                               std::vector<std::string> *configs);
 
 // Reads a config sequence into a new network.
 Nnet NnetFromConfigSequence(const std::vector<std::string> &configs);

@@ -19,7 +19,8 @@
 // the outputs need at x + d and x - d; if any element changes sign, the
 // attempt is dropped and retried with a fresh direction of half the size
 // (up to kMaxAttempts). The first kink-free attempt must agree. A test case
-// fails if more than 1 in 20 trials found no kink-free attempt.
+// fails if more than 1 in 20 trials found no kink-free attempt. Max-pooling
+// kinks (another input becoming a pool's maximum) are detected likewise.
 // Batch-norm and dropout are in test mode (PrepareNnetForTest) so that f
 // is a fixed, row-wise function; Sigmoid, Tanh and (Log)Softmax are smooth.
 #include <algorithm>
@@ -36,9 +37,10 @@
 #include "base/error.h"
 #include "base/random.h"
 #include "compile/computation-request.h"
+#include "nnet/components/nonlinear-components.h"
+#include "nnet/components/pooling-components.h"
 #include "nnet/init-random.h"
 #include "nnet/nnet-utils.h"
-#include "nnet/components/nonlinear-components.h"
 #include "random-computation-utils.h"
 #include "reference-evaluator.h"
 
@@ -224,6 +226,18 @@ void DerivativeChecker::PerturbModel(const Nnet &gradient, float scale,
   }
 }
 
+// Which inputs of a max-pooling row are maxima (the backprop of all-ones):
+// if this differs between x + d and x - d the perturbation crossed a kink.
+std::vector<float> MaxPattern(const Component &c, const std::vector<float> &x) {
+  Matrix in(1, c.InputDim()), out(1, c.OutputDim()), ones(1, c.OutputDim());
+  in.CopyFromHost(x);
+  c.Propagate(nullptr, in, &out);
+  ones.Set(1.0f);
+  Matrix in_deriv(1, c.InputDim());
+  c.Backprop("", nullptr, in, out, ones, nullptr, nullptr, &in_deriv);
+  return in_deriv.ToHost();
+}
+
 bool DerivativeChecker::CrossesReluKink(const Perturbation &p) const {
   ReferenceEvaluator plus(p.plus), minus(p.minus);
   for (size_t i = 0; i < request_.inputs.size(); i++) {
@@ -237,10 +251,16 @@ bool DerivativeChecker::CrossesReluKink(const Perturbation &p) const {
     NNET3_ASSERT(plus.ComputeRows(io.name, io.indexes, &unused));
   for (const auto &entry : plus.Values()) {
     const int32_t node = entry.first.first;
-    if (!nnet_.IsComponentNode(node) ||
-        dynamic_cast<const RectifiedLinearComponent *>(
-            nnet_.GetComponent(nnet_.GetNode(node).component_index)) == nullptr)
+    if (!nnet_.IsComponentNode(node)) continue;
+    const Component *c =
+        nnet_.GetComponent(nnet_.GetNode(node).component_index);
+    if (dynamic_cast<const MaxpoolingComponent *>(c) != nullptr) {
+      const Cindex in(node - 1, entry.first.second);
+      if (MaxPattern(*c, plus.Value(in)) != MaxPattern(*c, minus.Value(in)))
+        return true;
       continue;
+    }
+    if (dynamic_cast<const RectifiedLinearComponent *>(c) == nullptr) continue;
     const std::vector<float> &a = entry.second, &b = minus.Value(entry.first);
     for (size_t k = 0; k < a.size(); k++)
       if ((a[k] > 0.0f) != (b[k] > 0.0f)) return true;

@@ -31,7 +31,11 @@
 //
 // Rows are only meaningful for networks whose components act row by row:
 // simple components, with BatchNorm and dropout in test mode (UserError
-// otherwise, naming the component).
+// otherwise, naming the component). A non-simple component's row (TDNN,
+// convolution, statistics pooling...) is computable when the component's
+// IsComputable says so given the computable rows of its input node, and its
+// value is the component's own Propagate for that one output Index and the
+// input rows it uses (reordered and precomputed as for a one-row step).
 #ifndef NNET3_TESTS_UNIT_COMPUTE_REFERENCE_EVALUATOR_H_
 #define NNET3_TESTS_UNIT_COMPUTE_REFERENCE_EVALUATOR_H_
 
@@ -85,6 +89,12 @@ class ReferenceEvaluator {
   bool PartIsComputable(const SumDescriptor &part, const Index &index);
   void ComputeValue(const Cindex &cindex, std::vector<float> *value);
   void ComputeComponentValue(const Cindex &cindex, std::vector<float> *value);
+  bool IsSimple(int32_t component_node) const;
+  // Non-simple components: whether the row is computable (the component's
+  // IsComputable over what this evaluator can compute) and, if `used` is
+  // not null, the inputs it uses; and its value.
+  bool NonSimpleInputs(const Cindex &cindex, std::vector<Index> *used);
+  void ComputeNonSimpleValue(const Cindex &cindex, std::vector<float> *value);
   // Adds the value of `part` at `index` to *value (of the part's dim).
   void AddPartValue(const SumDescriptor &part, const Index &index,
                     std::vector<float> *value);
