@@ -13,7 +13,9 @@
 //    block-dim, repeated over the blocks), computed from the stats as the
 //    component does: s = target-rms / sqrt(max(var, 0) + epsilon),
 //    o = -mean .* s. An affine component node A (AffineComponent and its
-//    natural-gradient subclass, FixedAffineComponent) whose input has an
+//    natural-gradient subclass, FixedAffineComponent, TdnnComponent — whose
+//    W has one block of columns per time offset, each folded alike, and
+//    which gains a bias if it had none) whose input has an
 //    Append part that is a plain forwarding expression of a batch-norm
 //    node B with scale k (B, Offset(B, -1), Scale(k, B), ...) reads, after
 //    the fold, the same expression of B's input instead: its columns for
@@ -35,8 +37,9 @@
 #include "base/log.h"
 #include "nnet/components/affine-components.h"
 #include "nnet/components/dropout-components.h"
-#include "nnet/nnet-utils.h"
 #include "nnet/components/normalize-components.h"
+#include "nnet/components/tdnn-components.h"
+#include "nnet/nnet-utils.h"
 
 namespace nnet3 {
 namespace {
@@ -132,13 +135,20 @@ bool GetBatchNormAffine(const Component &c, BatchNormAffine *ans) {
 // The affine kinds batch-norm can be folded into.
 bool IsAffine(const Component &c) {
   return dynamic_cast<const AffineComponent *>(&c) != nullptr ||
-         dynamic_cast<const FixedAffineComponent *>(&c) != nullptr;
+         dynamic_cast<const FixedAffineComponent *>(&c) != nullptr ||
+         dynamic_cast<const TdnnComponent *>(&c) != nullptr;
 }
 
+// W and b of an affine kind; a TdnnComponent without a bias gives zeros.
+// (A TdnnComponent's W has one block of input-dim columns per time offset.)
 void GetParams(const Component &c, Matrix *linear, Vector *bias) {
   if (auto *a = dynamic_cast<const AffineComponent *>(&c)) {
     *linear = a->LinearParams();
     *bias = a->BiasParams();
+  } else if (auto *t = dynamic_cast<const TdnnComponent *>(&c)) {
+    *linear = t->LinearParams();
+    *bias =
+        t->BiasParams().Dim() != 0 ? t->BiasParams() : Vector(t->OutputDim());
   } else {
     auto *f = dynamic_cast<const FixedAffineComponent *>(&c);
     NNET3_ASSERT(f != nullptr);
@@ -152,6 +162,8 @@ std::unique_ptr<Component> WithParams(const Component &c, const Matrix &linear,
   std::unique_ptr<Component> ans = c.Copy();
   if (auto *a = dynamic_cast<AffineComponent *>(ans.get()))
     a->SetParams(bias, linear);
+  else if (auto *t = dynamic_cast<TdnnComponent *>(ans.get()))
+    t->SetParams(bias, linear);  // gains a bias if it had none
   else
     dynamic_cast<FixedAffineComponent *>(ans.get())->SetParams(bias, linear);
   return ans;
@@ -247,9 +259,13 @@ bool FoldBatchNormIntoNextAffine(int32_t m, Nnet *nnet) {
             *nnet->GetComponent(nnet->GetNode(b).component_index), &bn) &&
         nnet->GetNodeName(b) != "t" && nnet->GetNodeName(b) != "x") {
       float k = simple->Src().GetScaleForNode(b);
-      MatrixView block = linear.ColRange(col, dim);
-      bias.AddMatVec(k, block, Trans::kNo, bn.offset, 1.0f);  // before scaling
-      block.MulColsVec(bn.scale);
+      // The part's columns: once per time offset for a TdnnComponent.
+      const int32_t in_dim = affine.InputDim();
+      for (int32_t base = 0; base < linear.NumCols(); base += in_dim) {
+        MatrixView block = linear.ColRange(base + col, dim);
+        bias.AddMatVec(k, block, Trans::kNo, bn.offset, 1.0f);  // before
+        block.MulColsVec(bn.scale);                             // scaling
+      }
       part_text =
           Substitute(part_text, nnet->GetNodeName(b), InputText(*nnet, b));
       folded = true;

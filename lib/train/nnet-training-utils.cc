@@ -5,10 +5,11 @@
 
 #include "base/error.h"
 #include "base/log.h"
-#include "nnet/components/affine-components.h"
 #include "nnet/component-itf.h"
+#include "nnet/components/affine-components.h"
 #include "nnet/components/linear-components.h"
 #include "nnet/components/normalize-components.h"
+#include "nnet/components/tdnn-components.h"
 
 namespace nnet3 {
 namespace {
@@ -214,8 +215,10 @@ void ConstrainOrthonormal(RandomState *rng, Nnet *nnet) {
     Component *component = nnet->GetComponent(c);
     auto *ac = dynamic_cast<AffineComponent *>(component);
     auto *lc = dynamic_cast<LinearComponent *>(component);
+    auto *tc = dynamic_cast<TdnnComponent *>(component);
     const float constraint = ac != nullptr   ? ac->OrthonormalConstraint()
                              : lc != nullptr ? lc->OrthonormalConstraint()
+                             : tc != nullptr ? tc->OrthonormalConstraint()
                                              : 0.0f;
     // Only every four or so minibatches, for speed: the parameters do not
     // stray far from the constraint in between.
@@ -223,8 +226,11 @@ void ConstrainOrthonormal(RandomState *rng, Nnet *nnet) {
     if (ac != nullptr)
       ac->SetParams(ac->BiasParams(),
                     ConstrainedCopy(constraint, ac->LinearParams()));
-    else
+    else if (lc != nullptr)
       lc->SetParams(ConstrainedCopy(constraint, lc->Params()));
+    else
+      tc->SetParams(tc->BiasParams(),
+                    ConstrainedCopy(constraint, tc->LinearParams()));
   }
 }
 

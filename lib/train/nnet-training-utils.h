@@ -55,8 +55,9 @@ void AddNnetComponents(const Nnet &src, const std::vector<float> &alphas,
 // Scales the stats of every BatchNormComponent (in [0, 1]; 1 does nothing).
 void ScaleBatchnormStats(float batchnorm_stats_scale, Nnet *nnet);
 
-// Kaldi's ConstrainOrthonormal: for each AffineComponent (or subclass) and
-// LinearComponent with orthonormal-constraint = α != 0, on a random one
+// Kaldi's ConstrainOrthonormal: for each AffineComponent (or subclass),
+// LinearComponent and TdnnComponent with orthonormal-constraint = α != 0,
+// on a random one
 // minibatch in four (rng->Int(0, 3) == 0), moves the linear parameters M
 // (transposed if it has more rows than columns) towards M Mᵀ = α² I with
 // M ← M − 4ν/α² (M Mᵀ − α² I) M, ν = 0.125. A negative α lets the scale

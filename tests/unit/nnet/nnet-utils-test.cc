@@ -3,6 +3,7 @@
 // against a frame-by-frame evaluation of the network before and after.
 #include "nnet/nnet-utils.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <functional>
@@ -16,6 +17,7 @@
 #include "nnet/components/affine-components.h"
 #include "nnet/components/dropout-components.h"
 #include "nnet/components/normalize-components.h"
+#include "nnet/components/tdnn-components.h"
 
 using namespace nnet3;
 
@@ -119,15 +121,52 @@ class FrameEvaluator {
         return ans;
       }
       default: {
+        const Component &c = *nnet_.GetComponent(n.component_index);
+        if (!(c.Properties() & kSimpleComponent))
+          return NonSimpleValue(node, c, index);
         auto in = Value(node - 1, index.t, index.x);
         if (!in) return std::nullopt;
-        const Component &c = *nnet_.GetComponent(n.component_index);
         Matrix in_mat(1, c.InputDim()), out_mat(1, c.OutputDim());
         in_mat.CopyFromHost(*in);
         c.DeleteMemo(c.Propagate(nullptr, in_mat, &out_mat));
         return out_mat.ToHost();
       }
     }
+  }
+
+  // A non-simple component (e.g. TdnnComponent) at one output Index: its
+  // own IsComputable, ReorderIndexes, PrecomputeIndexes and Propagate.
+  std::optional<std::vector<float>> NonSimpleValue(int32_t node,
+                                                   const Component &c,
+                                                   const Index &index) {
+    struct Available : public IndexSet {
+      FrameEvaluator *e;
+      int32_t node;
+      bool operator()(const Index &i) const override {
+        return e->Value(node, i.t, i.x).has_value();
+      }
+    } available;
+    available.e = this;
+    available.node = node - 1;
+    std::vector<Index> inputs, outputs = {index};
+    if (!c.IsComputable(MiscComputationInfo(), index, available, &inputs))
+      return std::nullopt;
+    if (c.Properties() & kReordersIndexes) c.ReorderIndexes(&inputs, &outputs);
+    auto precomputed =
+        c.PrecomputeIndexes(MiscComputationInfo(), inputs, outputs, false);
+    std::vector<float> in_host;
+    for (const Index &i : inputs) {
+      std::vector<float> row(c.InputDim(), 0.0f);
+      if (i.t != kNoTime) row = *Value(node - 1, i.t, i.x);
+      in_host.insert(in_host.end(), row.begin(), row.end());
+    }
+    Matrix in_mat(static_cast<int32_t>(inputs.size()), c.InputDim()),
+        out_mat(static_cast<int32_t>(outputs.size()), c.OutputDim());
+    in_mat.CopyFromHost(in_host);
+    c.DeleteMemo(c.Propagate(precomputed.get(), in_mat, &out_mat));
+    const size_t r =
+        std::find(outputs.begin(), outputs.end(), index) - outputs.begin();
+    return out_mat.RowRange(static_cast<int32_t>(r), 1).ToHost();
   }
 
   std::optional<std::vector<float>> PartValue(const SumDescriptor &part,
@@ -404,6 +443,58 @@ TEST_CASE("ReadEditConfig: errors name the file and line", "[nnet]") {
   CHECK_THROWS_AS(Edit("set-learning-rate learning-rate=0.1 bad=1", &nnet),
                   UserError);
   CHECK(WriteToString(nnet, true) == WriteToString(base, true));
+}
+
+TEST_CASE("CollapseModel: batch-norm folded into TdnnComponents", "[nnet]") {
+  if (!HaveComponentTypes(
+          {"TdnnComponent", "RectifiedLinearComponent", "BatchNormComponent"}))
+    return;
+  // A TDNN-F-like stack: bn1 after a linear TDNN (which gains a bias), bn2
+  // before a TDNN with two time offsets (both column blocks folded).
+  Nnet nnet = NnetFromConfig(
+      "input-node name=input dim=3\n"
+      "component name=tdnn1 type=TdnnComponent input-dim=3 output-dim=4 "
+      "time-offsets=-1,0 use-bias=false\n"
+      "component-node name=tdnn1 component=tdnn1 input=input\n"
+      "component name=bn1 type=BatchNormComponent dim=4 block-dim=2\n"
+      "component-node name=bn1 component=bn1 input=tdnn1\n"
+      "component name=relu1 type=RectifiedLinearComponent dim=4\n"
+      "component-node name=relu1 component=relu1 input=bn1\n"
+      "component name=bn2 type=BatchNormComponent dim=4\n"
+      "component-node name=bn2 component=bn2 input=relu1\n"
+      "component name=tdnn2 type=TdnnComponent input-dim=4 output-dim=2 "
+      "time-offsets=0,2\n"
+      "component-node name=tdnn2 component=tdnn2 input=Scale(2.0, bn2)\n"
+      "output-node name=output input=tdnn2\n");
+  SetBatchNormStats("bn1",
+                    "<BatchNormComponent> <Dim> 4 <BlockDim> 2 <Epsilon> 0.001 "
+                    "<TargetRms> 1 <TestMode> T <Count> 5 <StatsMean> "
+                    "[ 0.5 -1 ] <StatsVar> [ 0.25 4 ] </BatchNormComponent>",
+                    &nnet);
+  SetBatchNormStats("bn2",
+                    "<BatchNormComponent> <Dim> 4 <BlockDim> 4 <Epsilon> 0.01 "
+                    "<TargetRms> 0.5 <TestMode> T <Count> 3 <StatsMean> "
+                    "[ 1 2 3 -4 ] <StatsVar> [ 2 0.5 1 3 ] "
+                    "</BatchNormComponent>",
+                    &nnet);
+  Nnet collapsed(nnet);
+  CollapseModel(CollapseModelConfig(), &collapsed);
+  CheckSameOutputs(nnet, collapsed);
+  CHECK(CountType(collapsed, "BatchNormComponent") == 0);
+  CHECK(CountType(collapsed, "TdnnComponent") == 2);
+  std::vector<std::string> lines;
+  collapsed.GetConfigLines(false, &lines);
+  std::string all;
+  for (const std::string &l : lines) all += l + "\n";
+  INFO(all);
+  CHECK_THAT(all, Catch::Contains("component-node name=bn1 "
+                                  "component=tdnn1.bn1 input=input\n"));
+  CHECK_THAT(all, Catch::Contains("component-node name=tdnn2 "
+                                  "component=tdnn2 input=Scale(2, relu1)\n"));
+  auto *folded = dynamic_cast<const TdnnComponent *>(
+      collapsed.GetComponent(collapsed.GetComponentIndex("tdnn1.bn1")));
+  REQUIRE(folded != nullptr);
+  CHECK(folded->BiasParams().Dim() == 4);
 }
 
 TEST_CASE("CollapseModel: dropout and batch-norm folded exactly", "[nnet]") {

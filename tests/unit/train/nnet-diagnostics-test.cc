@@ -10,6 +10,7 @@
 
 #include "base/random.h"
 #include "nnet/components/linear-components.h"
+#include "nnet/components/tdnn-components.h"
 #include "nnet/nnet-utils.h"
 #include "train-test-utils.h"
 #include "train/nnet-training-utils.h"
@@ -177,6 +178,53 @@ TEST_CASE("The orthonormal constraint converges", "[trainer]") {
   for (int i = 0; i < 300; i++) ConstrainOrthonormal(&rng, &nnet);
   Matrix w_trans(Affine(&nnet, "a").LinearParams(), Trans::kYes);
   CHECK(OrthonormalError(w_trans, 1.0) < 1e-3);
+}
+
+// TDNN-F's linear TdnnComponent: a floating constraint (-1) moves M Mᵀ
+// towards a multiple of I, on about one minibatch in four, and keeps no bias
+// (an affine TDNN keeps its bias untouched).
+TEST_CASE("The orthonormal constraint applies to TdnnComponent", "[trainer]") {
+  Nnet nnet = NnetFromConfig(
+      "input-node name=input dim=2\n"
+      "component name=lin type=TdnnComponent input-dim=2 output-dim=4 "
+      "time-offsets=-1,0,1 use-bias=false orthonormal-constraint=-1\n"
+      "component-node name=lin component=lin input=input\n"
+      "component name=aff type=TdnnComponent input-dim=4 output-dim=6 "
+      "time-offsets=0 orthonormal-constraint=0.5\n"
+      "component-node name=aff component=aff input=lin\n"
+      "output-node name=output input=aff\n");
+  auto tdnn = [&nnet](const char *name) -> TdnnComponent & {
+    return *dynamic_cast<TdnnComponent *>(
+        nnet.GetComponent(nnet.GetComponentIndex(name)));
+  };
+  const Vector bias_before(tdnn("aff").BiasParams());
+  RandomState rng(5);  // seed 5
+  // Applied on about a quarter of the calls (binomial(200, 1/4): 50 +- 6),
+  // each time to the initial parameters.
+  const Nnet initial(nnet);
+  int32_t changed = 0;
+  for (int i = 0; i < 200; i++) {
+    nnet = initial;
+    ConstrainOrthonormal(&rng, &nnet);
+    Matrix diff(tdnn("lin").LinearParams());
+    diff.AddMat(-1.0f,
+                dynamic_cast<const TdnnComponent *>(
+                    initial.GetComponent(initial.GetComponentIndex("lin")))
+                    ->LinearParams());
+    changed += diff.FrobeniusNorm() > 0.0;
+  }
+  CHECK(changed > 30);
+  CHECK(changed < 70);
+  for (int i = 0; i < 400; i++) ConstrainOrthonormal(&rng, &nnet);
+  const MatrixView &w = tdnn("lin").LinearParams();  // 4 x 6: rows
+  Matrix p(4, 4, ResizeType::kSetZero, CpuDevice());
+  p.AddMatMat(1.0f, w, Trans::kNo, w, Trans::kYes, 0.0f);
+  CHECK(OrthonormalError(w, p.Get(0, 0)) < 1e-3 * p.Get(0, 0));
+  CHECK(tdnn("lin").BiasParams().Dim() == 0);
+  // 6 x 4 (rows > cols): the columns become orthogonal with norm 0.5.
+  Matrix w_trans(tdnn("aff").LinearParams(), Trans::kYes);
+  CHECK(OrthonormalError(w_trans, 0.25) < 1e-3);
+  CHECK(tdnn("aff").BiasParams().ApproxEqual(bias_before, 1e-6f));
 }
 
 TEST_CASE("TrainingCompiler caches by request", "[trainer]") {
