@@ -24,14 +24,21 @@ void ConvolutionModel::ComputeDerived() {
 }
 
 std::string ConvolutionModel::Problem(bool check_heights_used) const {
-  if (num_filters_in <= 0 || num_filters_out <= 0 || height_in <= 0 ||
-      height_out <= 0 || height_subsample_out <= 0)
-    return "num-filters-in, num-filters-out, height-in, height-out and "
-           "height-subsample-out must all be > 0";
-  if (offsets.empty()) return "there are no (time, height) offsets";
+  // Each message starts with the config key to change.
+  const std::pair<const char *, int32_t> sizes[] = {
+      {"num-filters-in", num_filters_in},
+      {"num-filters-out", num_filters_out},
+      {"height-in", height_in},
+      {"height-out", height_out},
+      {"height-subsample-out", height_subsample_out}};
+  for (const auto &size : sizes)
+    if (size.second <= 0)
+      return std::string(size.first) + "=" + std::to_string(size.second) +
+             " must be > 0";
+  if (offsets.empty()) return "offsets: there are no (time, height) offsets";
   for (size_t i = 1; i < offsets.size(); i++)
     if (!(offsets[i - 1] < offsets[i]))
-      return "the (time, height) offsets must be sorted and unique";
+      return "offsets: the (time, height) offsets must be sorted and unique";
   if (required_time_offsets.empty())
     return "required-time-offsets must not be empty";
   ConvolutionModel derived(*this);
@@ -39,8 +46,8 @@ std::string ConvolutionModel::Problem(bool check_heights_used) const {
   if (!(derived == *this)) return "the derived time offsets are out of date";
   for (int32_t t : required_time_offsets)
     if (all_time_offsets.count(t) == 0)
-      return "required time offset " + std::to_string(t) +
-             " is not one of the time offsets";
+      return "required-time-offsets: " + std::to_string(t) +
+             " is not one of the time offsets (no output would be computable)";
   std::vector<bool> height_used(height_in, false);
   std::vector<bool> offset_used(offsets.size(), false);
   for (int32_t h = 0; h < height_out; h++) {
@@ -55,19 +62,22 @@ std::string ConvolutionModel::Problem(bool check_heights_used) const {
         reachable = true;
     }
     if (!reachable)
-      return "output height " + std::to_string(h) +
-             " sees no input height through a required time offset "
-             "(height-out too large for height-in and the height-offsets?)";
+      return "height-out=" + std::to_string(height_out) +
+             " is too large: output height " + std::to_string(h) +
+             " reads no input height (height-in=" + std::to_string(height_in) +
+             ") through the height offsets and required time offsets";
   }
   for (size_t i = 0; i < offsets.size(); i++)
     if (!offset_used[i])
-      return "the offset (" + std::to_string(offsets[i].time_offset) + "," +
+      return "height-offsets: the offset (" +
+             std::to_string(offsets[i].time_offset) + "," +
              std::to_string(offsets[i].height_offset) +
              ") never reaches an input height";
   if (check_heights_used)
     for (int32_t h = 0; h < height_in; h++)
       if (!height_used[h])
-        return "input height " + std::to_string(h) + " is never used";
+        return "height-in=" + std::to_string(height_in) + ": input height " +
+               std::to_string(h) + " is never used";
   return "";
 }
 

@@ -189,11 +189,7 @@ void TimeHeightConvolutionComponent::InitFromConfig(ConfigLine *cfl) {
   ReadOffsetsFromConfig(cfl);
   model_.ComputeDerived();
   std::string problem = model_.Problem(/*check_heights_used=*/false);
-  if (!problem.empty())
-    ThrowConfigError(*cfl, type,
-                     "the model does not make sense (height-in, height-out, "
-                     "height-offsets, time-offsets, required-time-offsets): " +
-                         problem);
+  if (!problem.empty()) ThrowConfigError(*cfl, type, problem);
   problem = model_.Problem(/*check_heights_used=*/true);
   if (!problem.empty())
     NNET3_WARN << type << ": " << problem

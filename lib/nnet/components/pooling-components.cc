@@ -341,7 +341,7 @@ void StatisticsPoolingComponentPrecomputedIndexes::Read(std::istream &is,
 // ---------------------------------------------------------------------------
 // StatisticsPoolingComponent
 
-void StatisticsPoolingComponent::Check(const std::string &what) const {
+std::string StatisticsPoolingComponent::Problem() const {
   std::string problem;
   if (input_dim_ <= 0)
     problem = "input-dim=" + std::to_string(input_dim_) + " must be > 0";
@@ -372,7 +372,7 @@ void StatisticsPoolingComponent::Check(const std::string &what) const {
   else if (input_dim_ < 2)
     problem = "input-dim=" + std::to_string(input_dim_) +
               " must be at least 2 (a count and some sums)";
-  if (!problem.empty()) NNET3_ERR << what << problem;
+  return problem;
 }
 
 void StatisticsPoolingComponent::InitFromConfig(ConfigLine *cfl) {
@@ -391,9 +391,10 @@ void StatisticsPoolingComponent::InitFromConfig(ConfigLine *cfl) {
   cfl->GetValue("num-log-count-features", &num_log_count_features_);
   cfl->GetValue("output-stddevs", &output_stddevs_);
   cfl->GetValue("variance-floor", &variance_floor_);
-  // Kaldi lets one context default to -1 as long as the sum is positive;
-  // the window is then validated as in Kaldi's Check().
-  Check(type + ": ");
+  // (Both contexts must be given: their default, -1, is rejected, as
+  // Kaldi's Check() does.)
+  std::string problem = Problem();
+  if (!problem.empty()) ThrowConfigError(*cfl, type, problem);
 }
 
 std::unique_ptr<Component> StatisticsPoolingComponent::Copy() const {
@@ -417,7 +418,9 @@ void StatisticsPoolingComponent::Read(std::istream &is, bool binary) {
   ExpectToken(is, binary, "<VarianceFloor>");
   ReadBasicType(is, binary, &variance_floor_);
   ExpectToken(is, binary, "</StatisticsPoolingComponent>");
-  Check("Reading <StatisticsPoolingComponent>: ");
+  std::string problem = Problem();
+  if (!problem.empty())
+    NNET3_ERR << "Reading <StatisticsPoolingComponent>: " << problem;
 }
 
 void StatisticsPoolingComponent::Write(std::ostream &os, bool binary) const {

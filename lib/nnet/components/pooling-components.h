@@ -195,8 +195,8 @@ class StatisticsPoolingComponent : public Component {
   int32_t RightContext() const { return right_context_; }
 
  private:
-  // Throws UserError naming `what` if the settings are inconsistent.
-  void Check(const std::string &what) const;
+  // "" if the settings are consistent, else which key is wrong and why.
+  std::string Problem() const;
   // The counts (column 0 of the input) summed over each output's window.
   Vector PooledCounts(const StatisticsPoolingComponentPrecomputedIndexes &p,
                       const MatrixView &in) const;
