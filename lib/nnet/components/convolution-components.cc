@@ -196,6 +196,12 @@ void TimeHeightConvolutionComponent::InitFromConfig(ConfigLine *cfl) {
                << "; consider a larger height-out or a smaller height of "
                   "the layer before (config line '"
                << cfl->WholeLine() << "')";
+  InitParamsFromConfig(cfl);
+  InitNaturalGradientFromConfig(cfl);
+}
+
+void TimeHeightConvolutionComponent::InitParamsFromConfig(ConfigLine *cfl) {
+  const std::string type = Type();
   const int32_t num_offsets = static_cast<int32_t>(model_.offsets.size());
   const float param_stddev = GetNonNegativeFloat(
       cfl, type, "param-stddev",
@@ -223,6 +229,11 @@ void TimeHeightConvolutionComponent::InitFromConfig(ConfigLine *cfl) {
   bias_params_ = Vector(model_.num_filters_out);
   bias_params_.SetRandn(NextComponentInitSeed());
   bias_params_.Scale(bias_stddev);
+}
+
+void TimeHeightConvolutionComponent::InitNaturalGradientFromConfig(
+    ConfigLine *cfl) {
+  const std::string type = Type();
   use_natural_gradient_ = true;
   cfl->GetValue("use-natural-gradient", &use_natural_gradient_);
   int32_t rank_in = -1, rank_out = -1;
@@ -241,6 +252,14 @@ void TimeHeightConvolutionComponent::InitFromConfig(ConfigLine *cfl) {
   const int32_t dim_in = model_.ParamCols() + 1, dim_out = model_.ParamRows();
   if (rank_in < 0) rank_in = std::min(80, (dim_in + 1) / 2);
   if (rank_out < 0) rank_out = std::min(80, (dim_out + 1) / 2);
+  SetPreconditioners(rank_in, rank_out, alpha_in, alpha_out, history);
+}
+
+void TimeHeightConvolutionComponent::SetPreconditioners(int32_t rank_in,
+                                                        int32_t rank_out,
+                                                        float alpha_in,
+                                                        float alpha_out,
+                                                        float history) {
   preconditioner_in_ = OnlineNaturalGradient();
   preconditioner_out_ = OnlineNaturalGradient();
   preconditioner_in_.SetRank(rank_in);
@@ -285,14 +304,7 @@ void TimeHeightConvolutionComponent::Read(std::istream &is, bool binary) {
     NNET3_ERR << "TimeHeightConvolutionComponent: inconsistent model: "
               << "<LinearParams> " << linear_params_.NumRows() << " x "
               << linear_params_.NumCols() << " for " << model_.Info();
-  preconditioner_in_ = OnlineNaturalGradient();
-  preconditioner_out_ = OnlineNaturalGradient();
-  preconditioner_in_.SetRank(rank_in);
-  preconditioner_out_.SetRank(rank_out);
-  preconditioner_in_.SetAlpha(alpha_in);
-  preconditioner_out_.SetAlpha(alpha_out);
-  preconditioner_in_.SetNumMinibatchesHistory(history);
-  preconditioner_out_.SetNumMinibatchesHistory(history);
+  SetPreconditioners(rank_in, rank_out, alpha_in, alpha_out, history);
 }
 
 void TimeHeightConvolutionComponent::Write(std::ostream &os,

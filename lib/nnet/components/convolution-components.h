@@ -115,6 +115,13 @@ class TimeHeightConvolutionComponent : public UpdatableComponent {
  private:
   // Sets model_.offsets and required_time_offsets from the config line.
   void ReadOffsetsFromConfig(ConfigLine *cfl);
+  // param-stddev, bias-stddev, init-unit (after the model is set).
+  void InitParamsFromConfig(ConfigLine *cfl);
+  // use-natural-gradient, rank-in, rank-out, alpha-in, alpha-out,
+  // num-minibatches-history.
+  void InitNaturalGradientFromConfig(ConfigLine *cfl);
+  void SetPreconditioners(int32_t rank_in, int32_t rank_out, float alpha_in,
+                          float alpha_out, float history);
   void UpdateSimple(const ConvolutionComputation &cc,
                     const MatrixView &in_value, const MatrixView &out_deriv);
   void UpdateNaturalGradient(const ConvolutionComputation &cc,

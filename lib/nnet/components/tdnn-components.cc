@@ -105,6 +105,13 @@ void TdnnComponent::InitFromConfig(ConfigLine *cfl) {
     bias_params_.Scale(bias_stddev);
     bias_params_.Add(bias_mean);
   }
+  InitNaturalGradientFromConfig(cfl, spliced_dim, output_dim);
+}
+
+void TdnnComponent::InitNaturalGradientFromConfig(ConfigLine *cfl,
+                                                  int32_t spliced_dim,
+                                                  int32_t output_dim) {
+  const std::string type = Type();
   use_natural_gradient_ = true;
   cfl->GetValue("use-natural-gradient", &use_natural_gradient_);
   int32_t rank_in = -1, rank_out = -1;
@@ -122,12 +129,20 @@ void TdnnComponent::InitFromConfig(ConfigLine *cfl) {
     ThrowConfigError(*cfl, type, "num-samples-history must be in (0, 1e6)");
   if (rank_in < 0) rank_in = std::min(20, (spliced_dim + 1) / 2);
   if (rank_out < 0) rank_out = std::min(80, (output_dim + 1) / 2);
+  SetPreconditioners(rank_in, rank_out, alpha_in, alpha_out,
+                     num_samples_history);
+}
+
+void TdnnComponent::SetPreconditioners(int32_t rank_in, int32_t rank_out,
+                                       float alpha_in, float alpha_out,
+                                       float num_samples_history) {
   preconditioner_in_ = OnlineNaturalGradient();
   preconditioner_out_ = OnlineNaturalGradient();
   preconditioner_in_.SetRank(rank_in);
   preconditioner_out_.SetRank(rank_out);
   preconditioner_in_.SetAlpha(alpha_in);
   preconditioner_out_.SetAlpha(alpha_out);
+  // The update period is not configurable (4), as in Kaldi.
   for (OnlineNaturalGradient *p : {&preconditioner_in_, &preconditioner_out_}) {
     p->SetNumSamplesHistory(num_samples_history);
     p->SetUpdatePeriod(4);
@@ -185,16 +200,8 @@ void TdnnComponent::Read(std::istream &is, bool binary) {
       !(num_samples_history > 0.0f && num_samples_history < 1e6f))
     NNET3_ERR << "TdnnComponent: bad natural-gradient settings in the model";
   Check();
-  preconditioner_in_ = OnlineNaturalGradient();
-  preconditioner_out_ = OnlineNaturalGradient();
-  preconditioner_in_.SetRank(rank_in);
-  preconditioner_out_.SetRank(rank_out);
-  preconditioner_in_.SetAlpha(alpha_in);
-  preconditioner_out_.SetAlpha(alpha_out);
-  for (OnlineNaturalGradient *p : {&preconditioner_in_, &preconditioner_out_}) {
-    p->SetNumSamplesHistory(num_samples_history);
-    p->SetUpdatePeriod(4);
-  }
+  SetPreconditioners(rank_in, rank_out, alpha_in, alpha_out,
+                     num_samples_history);
 }
 
 void TdnnComponent::Write(std::ostream &os, bool binary) const {
@@ -319,6 +326,14 @@ std::unique_ptr<ComponentPrecomputedIndexes> TdnnComponent::PrecomputeIndexes(
     const MiscComputationInfo &, const std::vector<Index> &input_indexes,
     const std::vector<Index> &output_indexes, bool) const {
   ConvolutionComputationIo io = TdnnIo(input_indexes, output_indexes);
+  // The rows must already be in ReorderIndexes' order (the strided views
+  // below rely on it).
+  std::vector<Index> in_check, out_check;
+  GetIndexesForComputation(io, input_indexes, output_indexes, &in_check,
+                           &out_check);
+  if (in_check != input_indexes || out_check != output_indexes)
+    NNET3_INTERNAL_ERR << "TdnnComponent: the Indexes were not reordered by "
+                          "ReorderIndexes";
   auto ans = std::make_unique<TdnnComponentPrecomputedIndexes>();
   const int32_t r = io.reorder_t_in;
   ans->row_stride = r;

@@ -133,6 +133,12 @@ class TdnnComponent : public UpdatableComponent {
  private:
   // Throws UserError for an inconsistent model (after Read).
   void Check() const;
+  // The natural-gradient keys (use-natural-gradient, rank-in, rank-out,
+  // alpha-in, alpha-out, num-samples-history) and their defaults.
+  void InitNaturalGradientFromConfig(ConfigLine *cfl, int32_t spliced_dim,
+                                     int32_t output_dim);
+  void SetPreconditioners(int32_t rank_in, int32_t rank_out, float alpha_in,
+                          float alpha_out, float num_samples_history);
   void UpdateSimple(const TdnnComponentPrecomputedIndexes &indexes,
                     const MatrixView &in_value, const MatrixView &out_deriv);
   void UpdateNaturalGradient(const TdnnComponentPrecomputedIndexes &indexes,

@@ -6,6 +6,7 @@
 // <IncludeVarinance> spelling), and config errors.
 #include "nnet/components/pooling-components.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
@@ -314,4 +315,50 @@ TEST_CASE("MaxpoolingComponent checks and naive max", "[pooling]") {
     MaxpoolingComponent comp;
     CHECK_THROWS_AS(comp.InitFromConfig(&cfl), UserError);
   }
+}
+
+// Which inputs the statistics components ask for and when their outputs are
+// computable, including negative times (the period containing t = -1 starts
+// at -4 for output-period 4, as Kaldi rounds down).
+TEST_CASE("Statistics components: input Indexes and computability",
+          "[pooling]") {
+  class Available : public IndexSet {
+   public:
+    explicit Available(std::vector<int32_t> t) : t_(std::move(t)) {}
+    bool operator()(const Index &i) const override {
+      return i.n == 0 && std::find(t_.begin(), t_.end(), i.t) != t_.end();
+    }
+
+   private:
+    std::vector<int32_t> t_;
+  };
+  std::unique_ptr<Component> ext = ComponentFromConfig(
+      "type=StatisticsExtractionComponent input-dim=2 input-period=2 "
+      "output-period=4");
+  std::vector<Index> wanted, used;
+  ext->GetInputIndexes(MiscComputationInfo(), Index(0, -1), &wanted);
+  CHECK(wanted == std::vector<Index>({Index(0, -4), Index(0, -2)}));
+  ext->GetInputIndexes(MiscComputationInfo(), Index(0, 5), &wanted);
+  CHECK(wanted == std::vector<Index>({Index(0, 4), Index(0, 6)}));
+  CHECK(ext->IsComputable(MiscComputationInfo(), Index(0, -3),
+                          Available({-2, 7}), &used));
+  CHECK(used == std::vector<Index>({Index(0, -2)}));
+  CHECK_FALSE(ext->IsComputable(MiscComputationInfo(), Index(0, 1),
+                                Available({-2, 5}), &used));
+  CHECK(used.empty());
+
+  std::unique_ptr<Component> pool = ComponentFromConfig(
+      "type=StatisticsPoolingComponent input-dim=5 input-period=2 "
+      "left-context=4 right-context=2");
+  pool->GetInputIndexes(MiscComputationInfo(), Index(0, -6), &wanted);
+  CHECK(wanted == std::vector<Index>({Index(0, -10), Index(0, -8), Index(0, -6),
+                                      Index(0, -4)}));
+  // Any input in the window will do; only multiples of input-period exist.
+  CHECK(pool->IsComputable(MiscComputationInfo(), Index(0, -6),
+                           Available({-4, 0}), &used));
+  CHECK(used == std::vector<Index>({Index(0, -4)}));
+  CHECK_FALSE(pool->IsComputable(MiscComputationInfo(), Index(0, -6),
+                                 Available({-2, 0}), nullptr));
+  CHECK_FALSE(pool->IsComputable(MiscComputationInfo(), Index(0, -5),
+                                 Available({-6, -4}), nullptr));
 }
