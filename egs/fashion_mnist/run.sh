@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Fashion-MNIST with nnet3: an MLP on whole images and a TDNN over image rows.
+# Fashion-MNIST with nnet3: an MLP on whole images, and a TDNN, a CNN-TDNN
+# and a TDNN-F over image rows.
 #
 #   ./run.sh                 # everything: install, build, data, egs, train, test
 #   ./run.sh --stage 3       # from training on
-#   ./run.sh --models tdnn   # one model only
+#   ./run.sh --models tdnn   # one model only (mlp tdnn cnn-tdnn tdnnf)
 #   ./run.sh --tiny true     # a few hundred images, one iteration (the test suite's)
 #
 # Stages:
@@ -13,10 +14,11 @@
 #   2  egs for each model (steps/get_egs.sh): exp/<model>/egs
 #   3  training (steps/train.sh): exp/<model>/{0..N,final}.raw, logs in exp/<model>/log
 #   4  nnet3-compute on the test set and scoring (local/score.py):
-#      exp/<model>/decode_test, exp/results.txt ("<model> test-accuracy <value>")
+#      exp/<model>/decode_test, exp/results.txt ("<model> test-accuracy <value>
+#      training-time <seconds>s", the time of stage 3 for the model)
 #   5  plots of the diagnostics (local/plot_progress.sh): exp/<model>/progress.png
 #
-# The two models read the same images differently:
+# The models read the same images in two ways:
 #   mlp:  each image is one frame of 784 dims (data/*/feats_flat.scp); one eg
 #         per image (--num-frames=1, no context).
 #   tdnn: each image is 28 frames (its rows) of 28 dims (data/*/feats.scp),
@@ -26,18 +28,22 @@
 #         last layer at t+14, see configs/tdnn.config), so no padding is
 #         needed (--left-context=0 --right-context=0). nnet3-compute with
 #         --frame-subsampling-factor=28 likewise writes one row per image.
+#   cnn-tdnn, tdnnf: as tdnn (the same egs, made once and shared): a CNN
+#         over (rows = time, columns = height) with TimeHeightConvolution
+#         layers, then TDNN layers (configs/cnn-tdnn.config); a factorized
+#         TDNN of TdnnComponents (configs/tdnnf.config).
 set -euo pipefail
 cd "$(dirname "$0")"
 
 stage=0
-models="mlp tdnn"
+models="mlp tdnn cnn-tdnn tdnnf"
 tiny=false
 num_jobs=2            # training jobs per iteration (parallel SGD + averaging)
 nj=2                  # nnet3-compute jobs on the test set
 num_epochs=5
 minibatch_size=128
 idx_dir=/usr/share/datasets/fashion-mnist
-help_message="Usage: $0 [--stage N] [--models \"mlp tdnn\"] [--tiny true|false]
+help_message="Usage: $0 [--stage N] [--models \"mlp tdnn cnn-tdnn tdnnf\"] [--tiny true|false]
   [--num-jobs N] [--nj N] [--num-epochs N] [--minibatch-size N] [--idx-dir DIR]
 Runs the Fashion-MNIST recipe; see the comment at the top of $0."
 . ./cmd.sh
@@ -65,10 +71,10 @@ model_settings() {
     mlp)
       feats=feats_flat.scp egs_opts="--num-frames 1" fss=1
       initial_lrate=0.003 final_lrate=0.0003 ;;
-    tdnn)
+    tdnn|cnn-tdnn|tdnnf)
       feats=feats.scp egs_opts="--num-frames 28 --frame-subsampling-factor 28" fss=28
       initial_lrate=0.003 final_lrate=0.0003 ;;
-    *) echo "$0: unknown model '$1' (known: mlp tdnn)" >&2; exit 1 ;;
+    *) echo "$0: unknown model '$1' (known: mlp tdnn cnn-tdnn tdnnf)" >&2; exit 1 ;;
   esac
 }
 for m in $models; do model_settings $m; done
@@ -101,13 +107,22 @@ if [ $stage -le 1 ]; then
 fi
 
 if [ $stage -le 2 ]; then
+  declare -A egs_of=()  # models with the same features and egs options share egs
   for m in $models; do
     model_settings $m
+    key="$feats $egs_opts"
+    if [ -n "${egs_of[$key]:-}" ]; then
+      log "stage 2: egs for $m: the same as ${egs_of[$key]}'s"
+      mkdir -p exp/$m && rm -rf exp/$m/egs && ln -s ../${egs_of[$key]}/egs exp/$m/egs
+      continue
+    fi
     log "stage 2: egs for $m"
+    rm -rf exp/$m/egs  # (a link to another model's, from an earlier run)
     steps/get_egs.sh --cmd "$train_cmd" --feats $feats $egs_opts \
       --egs-per-archive $egs_per_archive --min-archives $num_jobs \
       --num-train-diagnostic $num_train_diagnostic \
       data/train data/valid exp/$m/egs
+    egs_of[$key]=$m
   done
 fi
 
@@ -115,9 +130,11 @@ if [ $stage -le 3 ]; then
   for m in $models; do
     model_settings $m
     log "stage 3: training $m"
+    train_start=$(date +%s)
     steps/train.sh --cmd "$train_cmd" --num-epochs $num_epochs --num-jobs $num_jobs \
       --initial-effective-lrate $initial_lrate --final-effective-lrate $final_lrate \
       --minibatch-size $minibatch_size configs/$m.config exp/$m/egs exp/$m
+    echo $(( $(date +%s) - train_start )) > exp/$m/train_seconds
   done
 fi
 
@@ -128,7 +145,9 @@ if [ $stage -le 4 ]; then
     steps/compute_output.sh --cmd "$decode_cmd" --nj $nj --feats $feats \
       --frame-subsampling-factor $fss --frames-per-chunk 28 \
       data/test exp/$m/final.raw exp/$m/decode_test
-    $PYTHON local/score.py --results exp/results.txt $m data/test/labels \
+    time_opt=""
+    [ -f exp/$m/train_seconds ] && time_opt="--train-seconds $(cat exp/$m/train_seconds)"
+    $PYTHON local/score.py --results exp/results.txt $time_opt $m data/test/labels \
       exp/$m/decode_test/output.*.ark
   done
 fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Fashion-MNIST recipe (egs/fashion_mnist) in its tiny version: 400
-# training images, one iteration of two parallel jobs, both models, on a copy
+# training images, one iteration of two parallel jobs, all four models, on a copy
 # of the recipe in a temporary directory. Checks the results line of each
 # model, the per-job and diagnostics logs, the plots, and utils/run.pl.
 # Skips (77) when the data set package is missing and cannot be installed.
@@ -26,9 +26,9 @@ NNET3_BUILD=$(dirname "$BIN")
 if ! ./run.sh --tiny true > "$TMP/run.log" 2>&1; then
   fail "run.sh --tiny true failed"; tail -20 "$TMP/run.log" | sed 's/^/  /'
 fi
-for m in mlp tdnn; do
-  grep -Eq "^$m test-accuracy (0\.[0-9]+|1\.0+)$" exp/results.txt 2> /dev/null ||
-    fail "$m: no '$m test-accuracy <value>' line in exp/results.txt"
+for m in mlp tdnn cnn-tdnn tdnnf; do
+  grep -Eq "^$m test-accuracy (0\.[0-9]+|1\.0+) training-time [0-9]+s$" exp/results.txt 2> /dev/null ||
+    fail "$m: no '$m test-accuracy <value> training-time <N>s' line in exp/results.txt"
   grep -Eq "^$m test-accuracy" "$TMP/run.log" || fail "$m: accuracy not printed"
   for f in final.raw log/train.0.1.log log/train.0.2.log log/average.0.log \
            log/compute_prob_valid.0.log log/compute_prob_train.final.log progress.png; do

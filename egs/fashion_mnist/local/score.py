@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Scores classifier outputs against labels.
 
-Usage: local/score.py [--results FILE] <model-name> <labels> <output.ark>...
+Usage: local/score.py [--results FILE] [--train-seconds N] <model-name>
+                      <labels> <output.ark>...
 
 <labels>: "<utt> <class>" lines. Each <output.ark> is a text archive from
 nnet3-compute with one row (the log-posteriors of the classes) per utterance;
 the predicted class is the argmax of that row. Prints
-"<model-name> test-accuracy <value>" and, with --results, writes that line
-into FILE, replacing an earlier line for the same model.
+"<model-name> test-accuracy <value>" (followed by " training-time <N>s" with
+--train-seconds) and, with --results, writes that line into FILE, replacing
+an earlier line for the same model.
 """
 import argparse
 import os
@@ -43,6 +45,8 @@ def read_rows(path):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument('--results', help='file of "<model> test-accuracy <v>" lines')
+    p.add_argument('--train-seconds', type=int,
+                   help='the training time to report with the accuracy')
     p.add_argument('model')
     p.add_argument('labels')
     p.add_argument('outputs', nargs='+')
@@ -66,6 +70,8 @@ def main():
         sys.exit('score.py: %d of %d labelled utterances have no output'
                  % (len(labels) - len(seen), len(labels)))
     line = '%s test-accuracy %.4f' % (a.model, correct / total)
+    if a.train_seconds is not None:
+        line += ' training-time %ds' % a.train_seconds
     print(line)
     if a.results:
         old = []
