@@ -5,6 +5,7 @@
 #   ./run.sh --stage 3       # from training on
 #   ./run.sh --models tdnn   # one model only
 #   ./run.sh --tiny true     # a few hundred images, one iteration (the test suite's)
+#   ./run.sh --cmd slurm     # every parallel stage through utils/slurm.pl (cmd.sh)
 #
 # Stages:
 #   0  install what is missing (Debian packages dataset-fashion-mnist,
@@ -37,12 +38,14 @@ nj=2                  # nnet3-compute jobs on the test set
 num_epochs=5
 minibatch_size=128
 idx_dir=/usr/share/datasets/fashion-mnist
-help_message="Usage: $0 [--stage N] [--models \"mlp tdnn\"] [--tiny true|false]
+cmd=""                # run | slurm: the job launcher (cmd.sh); "" keeps cmd.sh's
+help_message="Usage: $0 [--stage N] [--models \"mlp tdnn\"] [--tiny true|false] [--cmd run|slurm]
   [--num-jobs N] [--nj N] [--num-epochs N] [--minibatch-size N] [--idx-dir DIR]
 Runs the Fashion-MNIST recipe; see the comment at the top of $0."
-. ./cmd.sh
 . ./path.sh
 . utils/parse_options.sh
+[ -z "$cmd" ] || launcher=$cmd
+. ./cmd.sh
 [ $# -eq 0 ] || { printf "%s\n" "$help_message" >&2; exit 1; }
 
 start_time=$(date +%s)
