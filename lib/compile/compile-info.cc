@@ -46,8 +46,10 @@ void CompileInfoOptions::Register(OptionsRegistry *opts) {
                  "Output format: text, json, dot, html (one self-contained "
                  "page) or svg (with --show=memory or --show=steps)");
   opts->Register("steps-layout", &steps_layout,
-                 "How html and svg draw the steps graph: dot (Graphviz), "
-                 "plain (our own layout) or auto (dot when installed)");
+                 "How html and svg draw the steps graph: plain (our own "
+                 "layout: compact boxes in columns), dot (Graphviz's "
+                 "layout of --format=dot's graph) or auto (dot when "
+                 "installed, else plain)");
   opts->Register("for-compute-prob", &for_compute_prob,
                  "With egs: build each request as nnet3-compute-prob does "
                  "(no derivatives; the model prepared as by "

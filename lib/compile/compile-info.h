@@ -64,8 +64,8 @@ struct CompileInfoOptions {
   bool prepare_for_test = false;  // test-mode batch-norm/dropout, collapse
   int32_t repeat = 0;  // compile this many times via the caching compiler
   std::string show = "stats,computation";
-  std::string format = "text";        // text, json, dot, html or svg
-  std::string steps_layout = "auto";  // html/svg steps graph: auto, dot, plain
+  std::string format = "text";         // text, json, dot, html or svg
+  std::string steps_layout = "plain";  // html/svg steps graph: plain, dot, auto
   // With egs (train/egs-compile-info.h): build requests as
   // nnet3-compute-prob does instead of nnet3-train; at most this many
   // distinct requests are shown.
@@ -78,8 +78,8 @@ struct CompileInfoShow {
   bool request = false, graph = false, steps = false, computation = false,
        stats = false, before_after = false, memory = false;
   enum Format { kText, kJson, kDot, kHtml, kSvg } format = kText;
-  std::string steps_layout = "auto";  // checked by ParseCompileInfoShow
-  std::string title;                  // of the HTML page (e.g. the model)
+  std::string steps_layout = "plain";  // checked by ParseCompileInfoShow
+  std::string title;                   // of the HTML page (e.g. the model)
 };
 
 // Parses opts.show, opts.format and opts.steps_layout; UserError naming the

@@ -1,8 +1,10 @@
-// The steps graph of a CompileInfo (compile-info-steps.h) as SVG: laid out
-// by Graphviz `dot` when it is installed, or by our own plain layout
-// otherwise (or when asked): steps in layers top to bottom (a step one
-// layer below the deepest step it reads), boxes coloured by node kind
-// (input, component, output, other), edges as curves with arrowheads.
+// The steps graph of a CompileInfo (compile-info-steps.h) as SVG: by our
+// own plain layout (the default of nnet3-compile-info: steps in layers top
+// to bottom, a step one layer below the deepest step it reads, deep graphs
+// wrapped into columns; boxes coloured by node kind (input, component,
+// output, other) with their rows and matrices; edges with arrowheads), or
+// Graphviz `dot`'s layout of PrintStepGraphDot's graph when asked and
+// installed.
 //
 //   WriteStepGraphSvg(nnet, info, StepsLayout::kAuto, os);  // an <svg>
 //
