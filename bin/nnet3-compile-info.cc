@@ -74,6 +74,9 @@ const char *const kUsage =
     "     --need-model-derivative --show=before-after 0.raw\n"
     "  nnet3-compile-info --format=dot 0.raw | dot -Tsvg > steps.svg\n"
     "  nnet3-compile-info --format=html exp/tdnn/0.raw ark:egs.1.ark > c.html\n"
+    "  nnet3-compile-info --format=html exp/tdnn/0.raw \\\n"
+    "     'ark:nnet3-merge-egs --minibatch-size=128 ark:egs.1.ark ark:- |' \\\n"
+    "     > c.html   # unmerged egs: merge them as the training pipe does\n"
     "  nnet3-compile-info --format=svg --show=memory 0.raw ark:egs.1.ark \\\n"
     "     > memory.svg\n"
     "See also: nnet3-info, nnet3-init, nnet3-train, nnet3-compute-prob\n";
