@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "base/error.h"
+#include "compile/memory-timeline.h"
 
 namespace nnet3 {
 
@@ -408,47 +409,9 @@ void Analyzer::Init(const Nnet &nnet, const NnetComputation &computation) {
 // Memory
 
 int64_t GetMaxMemoryUse(const NnetComputation &computation) {
-  const int64_t kBytesPerElement = 4;
-  int32_t num_matrices = static_cast<int32_t>(computation.matrices.size());
-  // Bytes each matrix holds now (so that a repeated kAcceptInput or a
-  // dealloc of a matrix that was never allocated is not double-counted).
-  std::vector<int64_t> held(num_matrices, 0);
-  int64_t cur = 0, max = 0;
-  auto set_held = [&](int32_t m, int64_t bytes) {
-    cur += bytes - held[m];
-    held[m] = bytes;
-  };
-  for (const NnetComputation::Command &c : computation.commands) {
-    if (!computation.IsWholeMatrix(c.arg1)) continue;
-    int32_t m = computation.submatrices[c.arg1].matrix_index;
-    const NnetComputation::MatrixInfo &info = computation.matrices[m];
-    int64_t full = kBytesPerElement * info.num_rows * info.num_cols;
-    switch (c.command_type) {
-      case kAllocMatrix:
-      case kAcceptInput:
-      case kDecompressMatrix:
-        set_held(m, full);
-        break;
-      case kDeallocMatrix:
-        set_held(m, 0);
-        break;
-      case kSwapMatrix:
-        if (computation.IsWholeMatrix(c.arg2)) {
-          int32_t m2 = computation.submatrices[c.arg2].matrix_index;
-          std::swap(held[m], held[m2]);  // the total does not change
-        }
-        break;
-      case kCompressMatrix:
-        // Types 1, 2 are 8-bit, 3, 4 are 16-bit.
-        set_held(m, (c.arg2 <= 2 ? 1 : 2) *
-                        static_cast<int64_t>(info.num_rows) * info.num_cols);
-        break;
-      default:
-        break;
-    }
-    max = std::max(max, cur);
-  }
-  return max;
+  MemoryTimeline timeline;
+  ComputeMemoryTimeline(computation, &timeline);
+  return timeline.peak_bytes;
 }
 
 }  // namespace nnet3

@@ -61,4 +61,18 @@ void RepeatCompileForInfo(const Nnet &nnet,
   info->repeat_misses = s.misses;
 }
 
+void CompileInfoForRequest(const Nnet &nnet, const ComputationRequest &request,
+                           const CompileInfoOptions &opts,
+                           const NnetOptimizeOptions &optimize_opts,
+                           CompileInfo *info) {
+  CompileForInfo(nnet, request, opts.use_shortcut, info);
+  if (opts.optimize) OptimizeForInfo(nnet, optimize_opts, info);
+  CachingOptimizingCompilerOptions compiler_opts;
+  compiler_opts.use_shortcut = opts.use_shortcut;
+  NnetOptimizeOptions repeat_opts = optimize_opts;
+  if (!opts.optimize) repeat_opts.optimize = false;
+  RepeatCompileForInfo(nnet, repeat_opts, compiler_opts, request, opts.repeat,
+                       info);
+}
+
 }  // namespace nnet3

@@ -48,11 +48,17 @@ void NnetComputeProb::Reset() {
   }
 }
 
+void GetComputeProbRequest(const Nnet &nnet, const NnetExample &eg,
+                           const NnetComputeProbOptions &config,
+                           ComputationRequest *request) {
+  CheckExampleInputDims(nnet, eg);
+  GetComputationRequest(nnet, eg, config.compute_deriv,
+                        config.store_component_stats, request);
+}
+
 void NnetComputeProb::Compute(const NnetExample &eg) {
-  CheckExampleInputDims(nnet_, eg);
   ComputationRequest request;
-  GetComputationRequest(nnet_, eg, config_.compute_deriv,
-                        config_.store_component_stats, &request);
+  GetComputeProbRequest(nnet_, eg, config_, &request);
   std::shared_ptr<const NnetComputation> computation =
       compiler_.Compile(request);
   NnetComputer computer(config_.compute_config, *computation, nnet_,

@@ -58,6 +58,14 @@ struct PerDimObjectiveInfo : SimpleObjectiveInfo {
   std::vector<double> tot_objective_vec;  // (correct weight per class)
 };
 
+// The request NnetComputeProb::Compute compiles for one minibatch `eg`
+// (after checking the eg's input dimensions): need_model_derivative =
+// compute_deriv, store_component_stats as configured. UserError for an eg
+// that does not fit the network.
+void GetComputeProbRequest(const Nnet &nnet, const NnetExample &eg,
+                           const NnetComputeProbOptions &config,
+                           ComputationRequest *request);
+
 class NnetComputeProb {
  public:
   // `nnet` must outlive this object. UserError if store_component_stats is

@@ -106,11 +106,17 @@ NnetTrainer::NnetTrainer(const NnetTrainerOptions &config, Nnet *nnet,
   ScaleNnet(0.0f, delta_nnet_.get());
 }
 
+void GetTrainingRequest(const Nnet &nnet, const NnetExample &eg,
+                        const NnetTrainerOptions &config,
+                        ComputationRequest *request) {
+  CheckExampleInputDims(nnet, eg);
+  GetComputationRequest(nnet, eg, /*need_model_derivative=*/true,
+                        config.store_component_stats, request);
+}
+
 void NnetTrainer::Train(const NnetExample &eg) {
-  CheckExampleInputDims(*nnet_, eg);
   ComputationRequest request;
-  GetComputationRequest(*nnet_, eg, /*need_model_derivative=*/true,
-                        config_.store_component_stats, &request);
+  GetTrainingRequest(*nnet_, eg, config_, &request);
   std::shared_ptr<const NnetComputation> computation =
       compiler_.Compile(request);
   // One seed per minibatch for the dropout masks (both backstitch passes

@@ -70,6 +70,15 @@ struct NnetTrainerOptions {
   void Check() const;
 };
 
+// The request NnetTrainer::Train compiles for one minibatch `eg` (after
+// checking the eg's input dimensions): the eg's inputs and outputs,
+// need_model_derivative, and store_component_stats as configured. UserError
+// for an eg that does not fit the network. nnet3-compile-info shows what
+// this compiles to.
+void GetTrainingRequest(const Nnet &nnet, const NnetExample &eg,
+                        const NnetTrainerOptions &config,
+                        ComputationRequest *request);
+
 class NnetTrainer {
  public:
   // `nnet` is trained in place and must outlive the trainer; its structure
