@@ -132,6 +132,8 @@ class RestrictedAttentionComponent : public Component {
   int32_t TimeStride() const { return time_stride_; }
   int32_t NumLeftInputs() const { return num_left_inputs_; }
   int32_t NumRightInputs() const { return num_right_inputs_; }
+  int32_t NumLeftInputsRequired() const { return num_left_inputs_required_; }
+  int32_t NumRightInputsRequired() const { return num_right_inputs_required_; }
   bool OutputContext() const { return output_context_; }
   float KeyScale() const { return key_scale_; }
 

@@ -70,6 +70,7 @@ class DropoutMaskComponent : public RandomComponent {
   // For the set-dropout-proportion edit; UserError outside [0, 1].
   void SetDropoutProportion(float p);
   float DropoutProportion() const { return dropout_proportion_; }
+  bool Continuous() const { return continuous_; }
 
  private:
   int32_t output_dim_ = 0;
