@@ -113,7 +113,11 @@ void CompositeComponent::InitFromConfig(ConfigLine *cfl) {
                        key +
                            " is a CompositeComponent; nesting is not "
                            "allowed (lower max-rows-process instead)");
-    c->InitFromConfig(&nested);
+    try {
+      c->InitFromConfig(&nested);
+    } catch (const UserError &e) {  // say which composite and which key
+      ThrowConfigError(*cfl, type, key + ": " + e.what());
+    }
     if (nested.HasUnusedValues())
       ThrowConfigError(
           *cfl, type,
