@@ -147,6 +147,13 @@ for pattern in '^left-context: 1$' '^right-context: 1$' '^num-parameters: 423$' 
 done
 train_and_check gen general.config 5 1 3
 expect_ok gen-compute "nnet3-compute gen.3.raw ark:gen.feats.ark ark,t:gen.out.txt"
+# nnet3-show-progress lists every updatable component, the composite and the
+# constant included.
+expect_ok gen-progress "nnet3-show-progress gen.2.raw gen.3.raw ark:gen.valid 2> gen.progress.log"
+grep -q "Parameter differences per layer are \[ affine1:[0-9.e-]* const:[0-9.e-]* composite:[0-9.e-]* scale:[0-9.e-]* final_affine:[0-9.e-]* \]" gen.progress.log ||
+  fail "nnet3-show-progress: no per-component parameter differences"
+grep -q "Total objf change per component is \[ affine1:" gen.progress.log ||
+  fail "nnet3-show-progress: no objf change per component"
 expect_ok gen-edit "nnet3-copy --edits='set-dropout-proportion name=mask proportion=0.3' --binary=false gen.3.raw gen.edit.txt && grep -q '<DropoutMaskComponent> <OutputDim> 32 <DropoutProportion> 0.3 ' gen.edit.txt"
 expect_ok gen-test "nnet3-copy --prepare-for-test gen.3.raw gen.test.raw && nnet3-compute gen.test.raw ark:gen.feats.ark ark,t:gen.test.txt"
 # The time mask is the identity in test mode and is bypassed; the outputs
