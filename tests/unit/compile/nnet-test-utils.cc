@@ -1,7 +1,6 @@
 #include "nnet-test-utils.h"
 
 #include <algorithm>
-#include <iterator>
 #include <sstream>
 
 #include "base/error.h"
@@ -297,30 +296,15 @@ void ClockworkConfig(ConfigWriter *w, bool recursion,
 
 }  // namespace
 
-using FamilyGenerator = void (*)(const NnetGenerationOptions &, RandomState *,
-                                 std::vector<std::string> *);
-
-// The families in their own files, one line each (a family listed twice is
-// drawn twice as often, as Kaldi favours its newest ones).
-const FamilyGenerator kFamilies[] = {
-    GenerateDistributeConfigSequence,
-    GenerateRestrictedAttentionConfigSequence,
-    GenerateRestrictedAttentionConfigSequence,
-    GenerateCompositeBlockConfigSequence,
-};
-
 void GenerateConfigSequence(const NnetGenerationOptions &opts, RandomState *rng,
                             std::vector<std::string> *configs) {
   configs->clear();
   ConfigWriter w(opts, rng);
-  const int32_t num_families = static_cast<int32_t>(std::size(kFamilies));
   while (configs->empty()) {
-    const int32_t kind = rng->Int(0, 5 + num_families);
-    if (kind > 5) {
-      kFamilies[kind - 6](opts, rng, configs);
-      continue;
-    }
-    switch (kind) {
+    if (GenerateDistributeConfigs(opts, rng, configs)) break;
+    if (GenerateRestrictedAttentionConfigs(opts, rng, configs)) break;
+    if (GenerateCompositeBlockConfigs(opts, rng, configs)) break;
+    switch (rng->Int(0, 5)) {
       case 0:
         SimplestConfig(&w, configs);
         break;

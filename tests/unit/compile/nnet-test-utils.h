@@ -64,18 +64,19 @@ struct NnetGenerationOptions {
 void GenerateConfigSequence(const NnetGenerationOptions &opts, RandomState *rng,
                             std::vector<std::string> *configs);
 
-// Families of their own files (random-nets-<kind>.cc; Kaldi's generators
-// of the same names), which GenerateConfigSequence picks among its kinds;
-// each adds nothing when `opts` rules it out.
-void GenerateDistributeConfigSequence(const NnetGenerationOptions &opts,
-                                      RandomState *rng,
-                                      std::vector<std::string> *configs);
-void GenerateRestrictedAttentionConfigSequence(
-    const NnetGenerationOptions &opts, RandomState *rng,
-    std::vector<std::string> *configs);
-void GenerateCompositeBlockConfigSequence(const NnetGenerationOptions &opts,
-                                          RandomState *rng,
-                                          std::vector<std::string> *configs);
+// Families in their own files (random-nets-<kind>.cc; Kaldi's generators
+// of the same names), each hooked into GenerateConfigSequence: with some
+// probability (and if the options allow it) it fills `configs` and returns
+// true, else returns false having only drawn from `rng`.
+bool GenerateDistributeConfigs(const NnetGenerationOptions &opts,
+                               RandomState *rng,
+                               std::vector<std::string> *configs);
+bool GenerateRestrictedAttentionConfigs(const NnetGenerationOptions &opts,
+                                        RandomState *rng,
+                                        std::vector<std::string> *configs);
+bool GenerateCompositeBlockConfigs(const NnetGenerationOptions &opts,
+                                   RandomState *rng,
+                                   std::vector<std::string> *configs);
 
 // Reads a config sequence into a new network.
 Nnet NnetFromConfigSequence(const std::vector<std::string> &configs);

@@ -12,12 +12,14 @@
 
 namespace nnet3 {
 
-void GenerateCompositeBlockConfigSequence(const NnetGenerationOptions &opts,
-                                          RandomState *rng,
-                                          std::vector<std::string> *configs) {
+bool GenerateCompositeBlockConfigs(const NnetGenerationOptions &opts,
+                                   RandomState *rng,
+                                   std::vector<std::string> *configs) {
   // (Kaldi ignores a requested output dim here, with a warning; this one
   // honours it when it is a multiple of 10, else makes nothing.)
-  if (opts.output_dim > 0 && opts.output_dim % 10 != 0) return;
+  if ((opts.output_dim > 0 && opts.output_dim % 10 != 0) ||
+      rng->Int(0, 11) != 0)  // one network in 12
+    return false;
   const int32_t num_components = rng->Int(1, 5),
                 input_dim = 10 * rng->Int(1, 5);
   const int32_t max_rows_process =
@@ -45,6 +47,7 @@ void GenerateCompositeBlockConfigSequence(const NnetGenerationOptions &opts,
      << "component-node name=composite1 component=composite1 input=input\n"
      << "output-node name=output input=composite1\n";
   configs->push_back(os.str());
+  return true;
 }
 
 }  // namespace nnet3

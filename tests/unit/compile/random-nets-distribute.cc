@@ -10,10 +10,11 @@
 
 namespace nnet3 {
 
-void GenerateDistributeConfigSequence(const NnetGenerationOptions &opts,
-                                      RandomState *rng,
-                                      std::vector<std::string> *configs) {
-  if (!opts.allow_use_of_x_dim) return;
+bool GenerateDistributeConfigs(const NnetGenerationOptions &opts,
+                               RandomState *rng,
+                               std::vector<std::string> *configs) {
+  if (!opts.allow_use_of_x_dim || rng->Int(0, 11) != 0)  // one network in 12
+    return false;
   const int32_t output_dim =
       opts.output_dim > 0 ? opts.output_dim : rng->Int(1, 12);
   const int32_t x_expand = rng->Int(1, 5), after_expand_dim = rng->Int(2, 6),
@@ -31,6 +32,7 @@ void GenerateDistributeConfigSequence(const NnetGenerationOptions &opts,
     os << (i > 0 ? ", " : "") << "ReplaceIndex(affine, x, " << i << ")";
   os << ")\n";
   configs->push_back(os.str());
+  return true;
 }
 
 }  // namespace nnet3
