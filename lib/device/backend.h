@@ -207,6 +207,18 @@ class Backend {
   //      row, col) and are the same on every backend ----
   virtual void RandUniform(uint64_t seed, MatView m) = 0;   // in [0, 1)
   virtual void RandGaussian(uint64_t seed, MatView m) = 0;  // N(0, 1)
+
+  // ---- row-diagonal products (attention weights and their derivatives) ----
+  // v(r) = alpha * sum_c a(r, c) * b(r, c) + beta * v(r), i.e. the diagonal
+  // of a bᵀ; v is 1 x a.rows, a and b have equal shapes; beta == 0 ignores
+  // v's old contents.
+  virtual void AddRowDotProducts(float alpha, ConstMatView a, ConstMatView b,
+                                 float beta, MatView v) = 0;
+  // dst(r, c) = alpha * v(r) * m(r, c) + beta * dst(r, c), i.e. diag(v) m;
+  // v is 1 x m.rows, dst has m's shape; beta == 0 ignores dst's old
+  // contents.
+  virtual void AddDiagVecMat(float alpha, ConstMatView v, ConstMatView m,
+                             float beta, MatView dst) = 0;
 };
 
 // The counter-based generator every backend uses for RandUniform /

@@ -12,7 +12,8 @@
 // whole-matrix operations, GEMM), cpu-backend-rows.cc (index and pointer
 // gathers/scatters), cpu-backend-math.cc (elementwise functions, their
 // derivatives, softmax), cpu-backend-reduce.cc (vector-matrix operations,
-// reductions, random fills); cpu-loops.h holds the shared loop templates.
+// reductions, random fills), cpu-backend-diag.cc (row-diagonal products);
+// cpu-loops.h holds the shared loop templates.
 #ifndef NNET3_DEVICE_CPU_BACKEND_H_
 #define NNET3_DEVICE_CPU_BACKEND_H_
 
@@ -105,6 +106,11 @@ class CpuBackend : public Backend {
 
   void RandUniform(uint64_t seed, MatView m) override;
   void RandGaussian(uint64_t seed, MatView m) override;
+
+  void AddRowDotProducts(float alpha, ConstMatView a, ConstMatView b,
+                         float beta, MatView v) override;
+  void AddDiagVecMat(float alpha, ConstMatView v, ConstMatView m, float beta,
+                     MatView dst) override;
 
  private:
   // Gemm when op(A) has one row or op(B) one column: sgemv.

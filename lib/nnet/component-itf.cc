@@ -5,13 +5,14 @@
 #include "base/error.h"
 #include "base/io-funcs.h"
 #include "nnet/component-registry.h"
+#include "nnet/components/attention-components.h"
 #include "nnet/components/dropout-components.h"
+#include "nnet/components/general-components.h"
+#include "nnet/components/random-mask-components.h"
 
 namespace nnet3 {
 
-void Component::DeleteMemo(void *memo) const {
-  NNET3_ASSERT(memo == nullptr);
-}
+void Component::DeleteMemo(void *memo) const { NNET3_ASSERT(memo == nullptr); }
 
 void Component::GetInputIndexes(const MiscComputationInfo &,
                                 const Index &output_index,
@@ -64,6 +65,12 @@ std::unique_ptr<ComponentPrecomputedIndexes>
 ComponentPrecomputedIndexes::NewOfType(const std::string &type) {
   if (type == "GeneralDropoutComponentPrecomputedIndexes")
     return std::make_unique<GeneralDropoutComponentPrecomputedIndexes>();
+  if (type == "DistributeComponentPrecomputedIndexes")
+    return std::make_unique<DistributeComponentPrecomputedIndexes>();
+  if (type == "SpecAugmentTimeMaskComponentPrecomputedIndexes")
+    return std::make_unique<SpecAugmentTimeMaskComponentPrecomputedIndexes>();
+  if (type == "RestrictedAttentionComponentPrecomputedIndexes")
+    return std::make_unique<RestrictedAttentionComponentPrecomputedIndexes>();
   return nullptr;
 }
 
@@ -102,8 +109,8 @@ uint64_t RandomComponent::NextSeed() const {
 
 std::string UpdatableComponent::Info() const {
   std::ostringstream os;
-  os << Type() << ", input-dim=" << InputDim()
-     << ", output-dim=" << OutputDim() << ", learning-rate=" << LearningRate();
+  os << Type() << ", input-dim=" << InputDim() << ", output-dim=" << OutputDim()
+     << ", learning-rate=" << LearningRate();
   if (is_gradient_) os << ", is-gradient=true";
   if (l2_regularize_ != 0.0f) os << ", l2-regularize=" << l2_regularize_;
   if (learning_rate_factor_ != 1.0f)

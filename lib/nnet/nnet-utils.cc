@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "nnet/components/dropout-components.h"
 #include "nnet/components/normalize-components.h"
+#include "nnet/components/random-mask-components.h"
 
 namespace nnet3 {
 
@@ -187,6 +188,10 @@ bool SetComponentDropoutProportion(float dropout_proportion,
   }
   if (auto *g = dynamic_cast<GeneralDropoutComponent *>(component)) {
     g->SetDropoutProportion(dropout_proportion);
+    return true;
+  }
+  if (auto *m = dynamic_cast<DropoutMaskComponent *>(component)) {
+    m->SetDropoutProportion(dropout_proportion);
     return true;
   }
   return false;

@@ -66,11 +66,13 @@ void ZeroComponentStats(Nnet *nnet);
 void SetBatchnormTestMode(bool test_mode, Nnet *nnet);
 // RandomComponent::SetTestMode on every random (dropout-like) component.
 void SetDropoutTestMode(bool test_mode, Nnet *nnet);
-// Sets the dropout proportion of every DropoutComponent and
-// GeneralDropoutComponent; UserError unless 0 <= p < 1.
+// Sets the dropout proportion of every DropoutComponent,
+// GeneralDropoutComponent and DropoutMaskComponent; UserError unless
+// 0 <= p < 1.
 void SetDropoutProportion(float dropout_proportion, Nnet *nnet);
-// Sets the proportion if `component` is a DropoutComponent or
-// GeneralDropoutComponent; returns whether it was one.
+// Sets the proportion if `component` is a DropoutComponent,
+// GeneralDropoutComponent or DropoutMaskComponent (as Kaldi's
+// set-dropout-proportion edit does); returns whether it was one.
 bool SetComponentDropoutProportion(float dropout_proportion,
                                    Component *component);
 
@@ -95,7 +97,8 @@ struct CollapseModelConfig {
 // --prepare-for-test, after SetBatchnormTestMode / SetDropoutTestMode).
 // Only exact rewrites are made; see nnet-collapse.cc for the rules:
 //  - a dropout component in test mode (Dropout: a fixed scale 1-p;
-//    GeneralDropoutComponent: the identity) is bypassed: nodes
+//    GeneralDropoutComponent, SpecAugmentTimeMaskComponent: the identity)
+//    is bypassed: nodes
 //    that read it read its input instead, with the scale put into their
 //    descriptors as Scale(...);
 //  - a batch-norm component in test mode (y = x*scale + offset per column)

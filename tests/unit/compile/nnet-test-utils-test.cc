@@ -38,7 +38,8 @@ TEST_CASE("GenerateConfigSequence makes valid networks", "[computation]") {
     for (const char *what :
          {"IfDefined(", "Failover(", "Switch(", "Round(", "ReplaceIndex(",
           "Const(", "Scale(", "dim-range-node", "Offset(", "input2", "output2",
-          "BatchNormComponent", "SoftmaxComponent"})
+          "BatchNormComponent", "SoftmaxComponent", "DistributeComponent",
+          "RestrictedAttentionComponent", "CompositeComponent"})
       if (Has(configs, what)) seen[what]++;
     if (configs.size() > 1) seen["incremental"]++;
 
@@ -62,7 +63,8 @@ TEST_CASE("GenerateConfigSequence makes valid networks", "[computation]") {
   for (const char *what :
        {"IfDefined(", "Failover(", "Switch(", "Round(", "ReplaceIndex(",
         "Const(", "Scale(", "dim-range-node", "Offset(", "input2", "output2",
-        "incremental"}) {
+        "incremental", "DistributeComponent", "RestrictedAttentionComponent",
+        "CompositeComponent"}) {
     INFO(what);
     REQUIRE(seen[what] > 0);
   }

@@ -301,6 +301,9 @@ void GenerateConfigSequence(const NnetGenerationOptions &opts, RandomState *rng,
   configs->clear();
   ConfigWriter w(opts, rng);
   while (configs->empty()) {
+    if (GenerateDistributeConfigs(opts, rng, configs)) break;
+    if (GenerateRestrictedAttentionConfigs(opts, rng, configs)) break;
+    if (GenerateCompositeBlockConfigs(opts, rng, configs)) break;
     switch (rng->Int(0, 5)) {
       case 0:
         SimplestConfig(&w, configs);

@@ -24,7 +24,8 @@
 // dim-range nodes, and sometimes a second config that adds a layer and
 // redefines final_affine); a recurrent net (IfDefined(Offset(h, -1)),
 // Failover(Offset(h, -1), h) -- not Failover(x, Const()), which cannot be
-// compiled, as in Kaldi); a clockwork net (Switch, Round).
+// compiled, as in Kaldi); a clockwork net (Switch, Round); and the families
+// declared below (distribute, restricted attention, composite blocks, ...).
 // Context: offsets stay within +-4 frames and Round/Switch moduli within 3,
 // so no generated network looks further than kMaxGeneratedContext frames.
 #ifndef NNET3_TESTS_UNIT_COMPILE_NNET_TEST_UTILS_H_
@@ -54,6 +55,7 @@ struct NnetGenerationOptions {
   bool allow_multiple_outputs = false;
   bool allow_ivector = false;            // an "ivector" input
   bool allow_final_nonlinearity = true;  // final Softmax / LogSoftmax
+  bool allow_use_of_x_dim = true;        // Indexes with x != 0 (Distribute)
   int32_t output_dim = -1;               // -1: random
 };
 
@@ -61,6 +63,20 @@ struct NnetGenerationOptions {
 // with Nnet::ReadConfig gives a network that passes Nnet::Check.
 void GenerateConfigSequence(const NnetGenerationOptions &opts, RandomState *rng,
                             std::vector<std::string> *configs);
+
+// Families in their own files (random-nets-<kind>.cc; Kaldi's generators
+// of the same names), each hooked into GenerateConfigSequence: with some
+// probability (and if the options allow it) it fills `configs` and returns
+// true, else returns false having only drawn from `rng`.
+bool GenerateDistributeConfigs(const NnetGenerationOptions &opts,
+                               RandomState *rng,
+                               std::vector<std::string> *configs);
+bool GenerateRestrictedAttentionConfigs(const NnetGenerationOptions &opts,
+                                        RandomState *rng,
+                                        std::vector<std::string> *configs);
+bool GenerateCompositeBlockConfigs(const NnetGenerationOptions &opts,
+                                   RandomState *rng,
+                                   std::vector<std::string> *configs);
 
 // Reads a config sequence into a new network.
 Nnet NnetFromConfigSequence(const std::vector<std::string> &configs);
