@@ -93,9 +93,11 @@ assert len(a) == 5 and all(x[::-1] == y for x, y in zip(a, b)), (a[0], b[0])
 PY
 # Shifts: each image is its rows shifted by a whole k, edges filled with the
 # nearest row, or with the mirror image about the edge row.
+# 40 copies of the 5 egs, so that both edges are crossed.
+for i in $(seq 40); do cat dense.egs.txt; done > many.egs.txt
 for mode in nearest reflect; do
-  expect_ok "aug-shift-$mode" "$AUG --srand=7 --horizontal-shift=0.5 --fill-mode=$mode ark:dense.egs ark,t:aug-shift-$mode.txt"
-  python3 - dense.egs.txt aug-shift-$mode.txt $mode <<'PY' || fail "--horizontal-shift, --fill-mode=$mode: not a shift"
+  expect_ok "aug-shift-$mode" "$AUG --srand=7 --horizontal-shift=0.5 --fill-mode=$mode ark,t:many.egs.txt ark,t:aug-shift-$mode.txt"
+  python3 - many.egs.txt aug-shift-$mode.txt $mode <<'PY' || fail "--horizontal-shift, --fill-mode=$mode: not a shift"
 import re, sys
 def inputs(f):
     return [[r.split() for r in m.strip().split('\n')]
@@ -106,14 +108,15 @@ def src(i, w, mode):
     if i < 0: i = -i
     if i >= w: i = 2 * w - 2 - i
     return i
-shifted = 0
+up = down = 0
 for x, y in zip(inputs(sys.argv[1]), inputs(sys.argv[2])):
     w = len(x)
     ks = [k for k in range(-w, w + 1)
           if all(y[r] == x[src(r + k, w, sys.argv[3])] for r in range(w))]
     assert ks, (x, y)
-    shifted += 0 not in ks
-assert shifted > 0
+    up += min(ks) > 0
+    down += max(ks) < 0
+assert up > 0 and down > 0, (up, down)
 PY
 done
 expect_ok aug-rotate "$AUG --rotation-prob=1 --rotation-degree=30 --vertical-shift=0.3 ark:dense.egs ark,t:aug-rot.txt"
