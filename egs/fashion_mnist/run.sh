@@ -37,10 +37,14 @@ num_jobs=2            # training jobs per iteration (parallel SGD + averaging)
 nj=2                  # nnet3-compute jobs on the test set
 num_epochs=5
 minibatch_size=128
+# nnet3-egs-augment-image options for the tdnn's training egs (its rows are
+# the image's rows, so Kaldi's "horizontal" is vertical here); "" for none.
+tdnn_augmentation_opts=""
 idx_dir=/usr/share/datasets/fashion-mnist
 cmd=""                # run | slurm: the job launcher (cmd.sh); "" keeps cmd.sh's
 help_message="Usage: $0 [--stage N] [--models \"mlp tdnn\"] [--tiny true|false] [--cmd run|slurm]
   [--num-jobs N] [--nj N] [--num-epochs N] [--minibatch-size N] [--idx-dir DIR]
+  [--tdnn-augmentation-opts \"--horizontal-shift=0.1 ...\"]
 Runs the Fashion-MNIST recipe; see the comment at the top of $0."
 . ./path.sh
 . utils/parse_options.sh
@@ -66,10 +70,11 @@ fi
 model_settings() {
   case $1 in
     mlp)
-      feats=feats_flat.scp egs_opts="--num-frames 1" fss=1
+      feats=feats_flat.scp egs_opts="--num-frames 1" fss=1 aug_opts=
       initial_lrate=0.003 final_lrate=0.0003 ;;
     tdnn)
       feats=feats.scp egs_opts="--num-frames 28 --frame-subsampling-factor 28" fss=28
+      aug_opts=$tdnn_augmentation_opts
       initial_lrate=0.003 final_lrate=0.0003 ;;
     *) echo "$0: unknown model '$1' (known: mlp tdnn)" >&2; exit 1 ;;
   esac
@@ -120,7 +125,8 @@ if [ $stage -le 3 ]; then
     log "stage 3: training $m"
     steps/train.sh --cmd "$train_cmd" --num-epochs $num_epochs --num-jobs $num_jobs \
       --initial-effective-lrate $initial_lrate --final-effective-lrate $final_lrate \
-      --minibatch-size $minibatch_size configs/$m.config exp/$m/egs exp/$m
+      --minibatch-size $minibatch_size --image-augmentation-opts "$aug_opts" \
+      configs/$m.config exp/$m/egs exp/$m
   done
 fi
 

@@ -34,6 +34,9 @@ max_param_change=2.0
 momentum=0.0
 shuffle_buffer_size=5000
 srand=0
+image_augmentation_opts=  # e.g. "--horizontal-shift=0.1 --vertical-shift=0.1":
+                          # nnet3-egs-augment-image on the training egs, as
+                          # train_raw_dnn.py's --image.augmentation-opts
 cleanup=true          # remove the per-job models after averaging them
 stage=-1              # -1: start with nnet3-init; i >= 0: resume at iteration i
 help_message="Usage: $0 [options] <config> <egs-dir> <exp-dir>
@@ -43,7 +46,8 @@ Options (default):
   --final-effective-lrate ($final_effective_lrate)
   --minibatch-size ($minibatch_size)  --max-param-change ($max_param_change)
   --momentum ($momentum)  --shuffle-buffer-size ($shuffle_buffer_size)
-  --srand ($srand)  --cleanup ($cleanup)  --stage ($stage)"
+  --srand ($srand)  --cleanup ($cleanup)  --stage ($stage)
+  --image-augmentation-opts (\"$image_augmentation_opts\")"
 . utils/parse_options.sh
 
 if [ $# -ne 3 ]; then printf "%s\n" "$help_message" >&2; exit 1; fi
@@ -94,10 +98,16 @@ for iter in $(seq $stage $((num_iters - 1))); do
   prev=""; [ $iter -gt 0 ] && prev=$((iter - 1))
   diagnostics $iter $prev
   offset=$(( iter * num_jobs ))
+  # As Kaldi: the augmentation's seed is the job's index k = offset+JOB-1
+  # plus --srand, expanded in the job.
+  augment=
+  [ -n "$image_augmentation_opts" ] &&
+    augment="nnet3-egs-augment-image --srand=\$(($offset+JOB-1+$srand)) $image_augmentation_opts ark:- ark:- |"
   # JOB's archive: $(((offset+JOB-1)%num_archives+1)), expanded in the job.
   $cmd JOB=1:$num_jobs $dir/log/train.$iter.JOB.log \
     nnet3-shuffle-egs --buffer-size=$shuffle_buffer_size --srand=$((srand + iter)) \
       "ark:$egs/egs.\$((($offset+JOB-1)%$num_archives+1)).ark" ark:- \| \
+    $augment \
     nnet3-merge-egs --minibatch-size=$minibatch_size ark:- ark:- \| \
     nnet3-train --max-param-change=$max_param_change --momentum=$momentum \
       --srand=$((srand + iter)) \
