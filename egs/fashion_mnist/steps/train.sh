@@ -36,6 +36,7 @@ shuffle_buffer_size=5000
 srand=0
 cleanup=true          # remove the per-job models after averaging them
 stage=-1              # -1: start with nnet3-init; i >= 0: resume at iteration i
+train_opts=""         # more nnet3-train options, e.g. "--optimizer=adam"
 help_message="Usage: $0 [options] <config> <egs-dir> <exp-dir>
 Options (default):
   --cmd ($cmd)  --num-epochs ($num_epochs)  --num-jobs ($num_jobs)
@@ -43,7 +44,8 @@ Options (default):
   --final-effective-lrate ($final_effective_lrate)
   --minibatch-size ($minibatch_size)  --max-param-change ($max_param_change)
   --momentum ($momentum)  --shuffle-buffer-size ($shuffle_buffer_size)
-  --srand ($srand)  --cleanup ($cleanup)  --stage ($stage)"
+  --srand ($srand)  --cleanup ($cleanup)  --stage ($stage)
+  --train-opts (\"$train_opts\")"
 . utils/parse_options.sh
 
 if [ $# -ne 3 ]; then printf "%s\n" "$help_message" >&2; exit 1; fi
@@ -100,7 +102,7 @@ for iter in $(seq $stage $((num_iters - 1))); do
       "ark:$egs/egs.\$((($offset+JOB-1)%$num_archives+1)).ark" ark:- \| \
     nnet3-merge-egs --minibatch-size=$minibatch_size ark:- ark:- \| \
     nnet3-train --max-param-change=$max_param_change --momentum=$momentum \
-      --srand=$((srand + iter)) \
+      --srand=$((srand + iter)) $train_opts \
       "nnet3-copy --learning-rate=$lr $dir/$iter.raw - |" ark:- $dir/$next.JOB.raw
   models=$(for j in $(seq $num_jobs); do echo $dir/$next.$j.raw; done)
   $cmd $dir/log/average.$iter.log nnet3-average $models $dir/$next.raw
