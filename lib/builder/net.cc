@@ -105,7 +105,8 @@ void Net::AddOptimizerOps(const OptAttrs &attrs) {
   AddBackwardOps();
   if (HasOp(kOptimize))
     NNET3_ERR << "AddOptimizerOps: the network already has an optimizer";
-  if (attrs.learning_rate > 0.0f) SetLearningRate(attrs.learning_rate, nnet_.get());
+  if (attrs.learning_rate > 0.0f)
+    nnet3::SetLearningRate(attrs.learning_rate, nnet_.get());
   NnetTrainerOptions opts;
   opts.optimizer_config.optimizer = attrs.optimizer;
   opts.optimizer_config.adam_beta1 = attrs.beta1;
@@ -118,6 +119,14 @@ void Net::AddOptimizerOps(const OptAttrs &attrs) {
   trainer_ = std::make_unique<NnetTrainer>(opts, nnet_.get());
   gradient_.reset();
   ops_.push_back(kOptimize);
+}
+
+void Net::SetLearningRate(float learning_rate) {
+  nnet3::SetLearningRate(learning_rate, nnet_.get());
+  // The backward pass accumulates lr·gradient into the trainer's delta
+  // network, which keeps its own copy of the rates.
+  if (trainer_)
+    nnet3::SetLearningRate(learning_rate, trainer_->DeltaNnetForBackward());
 }
 
 void Net::Run(Scope *scope, OpContext *context, int32_t begin, int32_t end) {
@@ -214,6 +223,10 @@ void Net::Context(int32_t *left, int32_t *right) {
 }
 
 void Net::Forward(Scope *scope, OpContext *context, bool with_backward) {
+  // Inference runs in test mode (as nnet3-compute), training in training
+  // mode (as nnet3-train).
+  SetBatchnormTestMode(!with_backward, nnet_.get());
+  SetDropoutTestMode(!with_backward, nnet_.get());
   const ComputationRequest request = MakeRequest(*scope, with_backward);
   computation_ = compiler_->Compile(request);
   Nnet *to_update = nullptr;

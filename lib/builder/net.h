@@ -24,7 +24,10 @@
 // then Run(s, c, 2, 4)) works on the same pass; a range that starts at the
 // forward op starts a new one. The forward op compiles a training request
 // (model derivative, output derivatives) exactly when the backward op is in
-// the same range, so an inference Run pays for no derivatives.
+// the same range, so an inference Run pays for no derivatives. A Run
+// without the backward op runs the network in test mode (batch-norm uses its
+// stored statistics, dropout is off), as nnet3-compute does; a Run with it in
+// training mode, as nnet3-train does.
 //
 // Inputs: the network's one input node must be in the scope (Scope's
 // layout: sequences of frames). The outputs computed are, per sequence, the
@@ -123,6 +126,10 @@ class Net {
   void AddBackwardOps();
   // Adds the backward op if missing, then the optimizer op.
   void AddOptimizerOps(const OptAttrs &attrs);
+
+  // Sets every updatable component's learning rate (the optimizer's step
+  // size), e.g. for a schedule between epochs.
+  void SetLearningRate(float learning_rate);
 
   int32_t NumOps() const { return static_cast<int32_t>(ops_.size()); }
   OpType Op(int32_t i) const { return ops_.at(i); }

@@ -6,10 +6,12 @@
 //
 // Reads <data-dir>/{train,test}/feats_flat.scp (one 784-dim frame per image)
 // and labels ("<utt> <class>"); each epoch shuffles the training images
-// (seeded by --srand) into minibatches; prints the average loss per epoch and
+// (seeded by --srand) into minibatches; dropout after each hidden layer
+// (--dropout) and a geometric step-size schedule; prints the average loss per epoch and
 // "mlp-builder test-accuracy <value>", which --results writes into a results
 // file (replacing an earlier mlp-builder line).
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <iostream>
@@ -126,13 +128,19 @@ int main(int argc, char *argv[]) {
   return RunProgram(argc, argv, [&]() -> int {
     OptionsRegistry po(kUsage);
     int32_t num_epochs = 5, minibatch_size = 128, hidden_dim = 1024, srand = 0;
-    float learning_rate = 0.0005f;
+    float learning_rate = 0.001f, final_learning_rate = 0.0001f;
+    double dropout = 0.2;
     std::string results;
     po.Register("num-epochs", &num_epochs, "Passes over the training data");
     po.Register("minibatch-size", &minibatch_size, "Images per minibatch");
     po.Register("hidden-dim", &hidden_dim, "Units in each hidden layer");
-    po.Register("learning-rate", &learning_rate, "Adam's step size");
+    po.Register("learning-rate", &learning_rate,
+                "Adam's step size in the first epoch");
+    po.Register("final-learning-rate", &final_learning_rate,
+                "Adam's step size in the last epoch (geometric in between)");
     po.Register("srand", &srand, "Seed for the shuffling");
+    po.Register("dropout", &dropout,
+                "Dropout proportion after each hidden layer (0: none)");
     po.Register("results", &results,
                 "File to write the 'mlp-builder test-accuracy' line into");
     po.Read(argc, argv);
@@ -152,9 +160,14 @@ int main(int argc, char *argv[]) {
     Variable *label_var = builder.AddLabel("label", num_classes);
     Variable *fc1 = builder.AddOp("fc", input = image, size = hidden_dim,
                                   activation = "Relu");
-    Variable *fc2 = builder.AddOp("fc", input = fc1, size = hidden_dim,
+    Variable *drop1 = builder.AddOp("dropout", input = fc1,
+                                    proportion = dropout);
+    Variable *fc2 = builder.AddOp("fc", input = drop1, size = hidden_dim,
                                   activation = "Relu");
-    Variable *prediction = builder.AddOp("fc", input = fc2, size = num_classes,
+    Variable *drop2 = builder.AddOp("dropout", input = fc2,
+                                    proportion = dropout);
+    Variable *prediction = builder.AddOp("fc", input = drop2,
+                                         size = num_classes,
                                          activation = "Softmax");
     Variable *loss =
         builder.AddOp("cross_entropy", input = prediction, label = label_var);
@@ -167,6 +180,11 @@ int main(int argc, char *argv[]) {
     std::iota(order.begin(), order.end(), 0);
     Scope scope;
     for (int32_t epoch = 0; epoch < num_epochs; ++epoch) {
+      const double progress =
+          num_epochs > 1 ? static_cast<double>(epoch) / (num_epochs - 1) : 0.0;
+      net->SetLearningRate(static_cast<float>(
+          learning_rate *
+          std::pow(final_learning_rate / learning_rate, progress)));
       std::shuffle(order.begin(), order.end(), rng);
       double tot_loss = 0.0;
       int32_t num_batches = 0;

@@ -144,6 +144,37 @@ TEST_CASE("Adam training lowers the loss; op ranges", "[net]") {
                     Catch::Contains("are not a range"));
 }
 
+TEST_CASE("Inference runs in test mode, training in training mode",
+          "[net]") {
+  NetBuilder b;
+  Variable *x = b.AddInput("image", 6);
+  Variable *y = b.AddLabel("label", 3);
+  Variable *h = b.AddOp("fc", input = x, size = 8, activation = "Relu");
+  Variable *d = b.AddOp("dropout", input = h, proportion = 0.5);
+  Variable *bn = b.AddOp("batchnorm", input = d);
+  Variable *p = b.AddOp("fc", input = bn, size = 3, activation = "Softmax");
+  b.AddOp("cross_entropy", input = p, label = y);
+  b.AddOptimization(0.001, "sgd");
+  std::unique_ptr<Net> net = Net::Create(b.Desc());
+  Scope scope;
+  scope.Set("image", HostRandn(8, 6, 2));
+  scope.Set("label", OneHot(8, 3));
+  OpContext context;
+  net->Run(&scope, &context);  // training: batch-norm gathers stats
+  const double train1 = scope.Get("cross_entropy1").Get(0, 0);
+  net->Run(&scope, &context, 0, 2);
+  const Matrix test1(scope.Get("output"));
+  const double test_loss1 = scope.Get("cross_entropy1").Get(0, 0);
+  context.seed += 1000;  // other dropout masks
+  net->Run(&scope, &context, 0, 2);
+  // No dropout in test mode: the same output whatever the seed.
+  CHECK(scope.Get("output").ApproxEqual(test1, 1e-6f));
+  CHECK(scope.Get("cross_entropy1").Get(0, 0) == Approx(test_loss1));
+  // Training passes draw masks: two of them differ.
+  net->Run(&scope, &context);
+  CHECK(scope.Get("cross_entropy1").Get(0, 0) != Approx(train1).epsilon(1e-6));
+}
+
 TEST_CASE("Bad scopes are UserErrors naming the variable", "[net]") {
   std::unique_ptr<Net> net = SmallNet("Softmax", true);
   Scope scope;
