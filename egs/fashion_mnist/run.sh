@@ -16,6 +16,10 @@
 #   4  nnet3-compute on the test set and scoring (local/score.py):
 #      exp/<model>/decode_test, exp/results.txt ("<model> test-accuracy <value>")
 #   5  plots of the diagnostics (local/plot_progress.sh): exp/<model>/progress.png
+#   6  the network-design seed's example from C++ alone (--builder true):
+#      local/builder_mlp (built by Meson) builds the MLP with NetBuilder and
+#      trains it with Adam; its line "mlp-builder test-accuracy" goes to
+#      exp/results.txt
 #
 # The two models read the same images differently:
 #   mlp:  each image is one frame of 784 dims (data/*/feats_flat.scp); one eg
@@ -31,7 +35,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 stage=0
-models="mlp tdnn"
+models="mlp tdnn mlp-adam"
 tiny=false
 num_jobs=2            # training jobs per iteration (parallel SGD + averaging)
 nj=2                  # nnet3-compute jobs on the test set
@@ -41,9 +45,10 @@ minibatch_size=128
 # the image's rows, so Kaldi's "horizontal" is vertical here); "" for none.
 tdnn_augmentation_opts=""
 idx_dir=/usr/share/datasets/fashion-mnist
+builder=true          # stage 6: local/builder_mlp (NetBuilder + Adam in C++)
 cmd=""                # run | slurm: the job launcher (cmd.sh); "" keeps cmd.sh's
-help_message="Usage: $0 [--stage N] [--models \"mlp tdnn\"] [--tiny true|false] [--cmd run|slurm]
-  [--num-jobs N] [--nj N] [--num-epochs N] [--minibatch-size N] [--idx-dir DIR]
+help_message="Usage: $0 [--stage N] [--models \"mlp tdnn mlp-adam\"] [--tiny true|false] [--cmd run|slurm]
+  [--num-jobs N] [--nj N] [--num-epochs N] [--minibatch-size N] [--idx-dir DIR] [--builder true|false]
   [--tdnn-augmentation-opts \"--horizontal-shift=0.1 ...\"]
 Runs the Fashion-MNIST recipe; see the comment at the top of $0."
 . ./path.sh
@@ -66,17 +71,23 @@ if [ $tiny = true ]; then
   num_epochs=1
 fi
 
-# Per-model settings: which features, how egs are cut, learning rates.
+# Per-model settings: which features, how egs are cut, learning rates, and
+# (defaults: configs/<model>.config, plain SGD) the config and nnet3-train
+# options.
 model_settings() {
+  config=$1.config train_opts=""
   case $1 in
     mlp)
       feats=feats_flat.scp egs_opts="--num-frames 1" fss=1 aug_opts=
       initial_lrate=0.003 final_lrate=0.0003 ;;
+    mlp-adam)  # the MLP trained with nnet3-train --optimizer=adam
+      feats=feats_flat.scp egs_opts="--num-frames 1" fss=1 config=mlp.config
+      aug_opts= train_opts="--optimizer=adam" initial_lrate=0.0005 final_lrate=0.00005 ;;
     tdnn)
       feats=feats.scp egs_opts="--num-frames 28 --frame-subsampling-factor 28" fss=28
       aug_opts=$tdnn_augmentation_opts
       initial_lrate=0.003 final_lrate=0.0003 ;;
-    *) echo "$0: unknown model '$1' (known: mlp tdnn)" >&2; exit 1 ;;
+    *) echo "$0: unknown model '$1' (known: mlp tdnn mlp-adam)" >&2; exit 1 ;;
   esac
 }
 for m in $models; do model_settings $m; done
@@ -126,7 +137,7 @@ if [ $stage -le 3 ]; then
     steps/train.sh --cmd "$train_cmd" --num-epochs $num_epochs --num-jobs $num_jobs \
       --initial-effective-lrate $initial_lrate --final-effective-lrate $final_lrate \
       --minibatch-size $minibatch_size --image-augmentation-opts "$aug_opts" \
-      configs/$m.config exp/$m/egs exp/$m
+      --train-opts "$train_opts" configs/$config exp/$m/egs exp/$m
   done
 fi
 
@@ -147,6 +158,16 @@ if [ $stage -le 5 ]; then
     log "stage 5: plotting $m"
     local/plot_progress.sh exp/$m
   done
+fi
+
+if [ $stage -le 6 ] && [ $builder = true ]; then
+  log "stage 6: the NetBuilder MLP (local/builder_mlp), trained with Adam"
+  builder_mlp=$NNET3_BUILD/egs/fashion_mnist/local/builder_mlp
+  [ -x $builder_mlp ] || { echo "$0: $builder_mlp is not built" >&2; exit 1; }
+  mkdir -p exp/mlp-builder
+  $builder_mlp --num-epochs=$num_epochs --results=exp/results.txt data \
+    2> exp/mlp-builder/train.log
+  grep "^mlp-builder" exp/results.txt
 fi
 
 log "done. Test accuracies (exp/results.txt):"

@@ -40,6 +40,14 @@ for m in mlp tdnn; do
   n=$(cat exp/$m/decode_test/output.*.ark | grep -c '\]$')
   [ "$n" -eq 200 ] || fail "$m: $n output rows for 200 test images"
 done
+# The MLP trained with Adam (nnet3-train --optimizer=adam) and the NetBuilder
+# example (stage 6, local/builder_mlp).
+for m in mlp-adam mlp-builder; do
+  grep -Eq "^$m test-accuracy (0\.[0-9]+|1\.0+)$" exp/results.txt 2> /dev/null ||
+    fail "$m: no '$m test-accuracy <value>' line in exp/results.txt"
+done
+grep -q "epoch 1: average loss" exp/mlp-builder/train.log 2> /dev/null ||
+  fail "mlp-builder: no loss line in exp/mlp-builder/train.log"
 grep -q "Overall average objective function for 'output'" exp/tdnn/log/train.0.1.log ||
   fail "no objective in the tdnn training log"
 

@@ -39,6 +39,7 @@ image_augmentation_opts=  # e.g. "--horizontal-shift=0.1 --vertical-shift=0.1":
                           # train_raw_dnn.py's --image.augmentation-opts
 cleanup=true          # remove the per-job models after averaging them
 stage=-1              # -1: start with nnet3-init; i >= 0: resume at iteration i
+train_opts=""         # more nnet3-train options, e.g. "--optimizer=adam"
 help_message="Usage: $0 [options] <config> <egs-dir> <exp-dir>
 Options (default):
   --cmd ($cmd)  --num-epochs ($num_epochs)  --num-jobs ($num_jobs)
@@ -47,7 +48,8 @@ Options (default):
   --minibatch-size ($minibatch_size)  --max-param-change ($max_param_change)
   --momentum ($momentum)  --shuffle-buffer-size ($shuffle_buffer_size)
   --srand ($srand)  --cleanup ($cleanup)  --stage ($stage)
-  --image-augmentation-opts (\"$image_augmentation_opts\")"
+  --image-augmentation-opts (\"$image_augmentation_opts\")
+  --train-opts (\"$train_opts\")"
 . utils/parse_options.sh
 
 if [ $# -ne 3 ]; then printf "%s\n" "$help_message" >&2; exit 1; fi
@@ -110,7 +112,7 @@ for iter in $(seq $stage $((num_iters - 1))); do
     $augment \
     nnet3-merge-egs --minibatch-size=$minibatch_size ark:- ark:- \| \
     nnet3-train --max-param-change=$max_param_change --momentum=$momentum \
-      --srand=$((srand + iter)) \
+      --srand=$((srand + iter)) $train_opts \
       "nnet3-copy --learning-rate=$lr $dir/$iter.raw - |" ark:- $dir/$next.JOB.raw
   models=$(for j in $(seq $num_jobs); do echo $dir/$next.$j.raw; done)
   $cmd $dir/log/average.$iter.log nnet3-average $models $dir/$next.raw
