@@ -5,6 +5,7 @@
 #include "base/error.h"
 #include "base/io-funcs.h"
 #include "nnet/component-registry.h"
+#include "nnet/components/backprop-truncation-component.h"
 #include "nnet/components/dropout-components.h"
 
 namespace nnet3 {
@@ -64,6 +65,8 @@ std::unique_ptr<ComponentPrecomputedIndexes>
 ComponentPrecomputedIndexes::NewOfType(const std::string &type) {
   if (type == "GeneralDropoutComponentPrecomputedIndexes")
     return std::make_unique<GeneralDropoutComponentPrecomputedIndexes>();
+  if (type == "BackpropTruncationComponentPrecomputedIndexes")
+    return std::make_unique<BackpropTruncationComponentPrecomputedIndexes>();
   return nullptr;
 }
 

@@ -17,6 +17,9 @@ const Group kGroups[] = {
     {NewNonlinearComponentOfType, NonlinearComponentTypes},
     {NewSimpleComponentOfType, SimpleComponentTypes},
     {NewAffineComponentOfType, AffineComponentTypes},
+    {NewLstmComponentOfType, LstmComponentTypes},
+    {NewGruComponentOfType, GruComponentTypes},
+    {NewBackpropTruncationComponentOfType, BackpropTruncationComponentTypes},
 };
 
 }  // namespace

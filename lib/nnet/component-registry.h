@@ -22,6 +22,13 @@ std::unique_ptr<Component> NewSimpleComponentOfType(const std::string &type);
 std::vector<std::string> SimpleComponentTypes();
 std::unique_ptr<Component> NewAffineComponentOfType(const std::string &type);
 std::vector<std::string> AffineComponentTypes();
+std::unique_ptr<Component> NewLstmComponentOfType(const std::string &type);
+std::vector<std::string> LstmComponentTypes();
+std::unique_ptr<Component> NewGruComponentOfType(const std::string &type);
+std::vector<std::string> GruComponentTypes();
+std::unique_ptr<Component> NewBackpropTruncationComponentOfType(
+    const std::string &type);
+std::vector<std::string> BackpropTruncationComponentTypes();
 
 // All registered type names, sorted (for tests and error messages).
 std::vector<std::string> RegisteredComponentTypes();
