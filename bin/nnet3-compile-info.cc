@@ -10,6 +10,7 @@
 #include "compile/compile-info.h"
 #include "nnet/nnet-utils.h"
 #include "nnet/nnet.h"
+#include "optimize/looped-compile-info.h"
 #include "optimize/nnet-optimize-options.h"
 #include "optimize/optimize-info.h"
 #include "util/kaldi-io.h"
@@ -46,6 +47,10 @@ const char *const kUsage =
     "as \"repeat\": {seconds: [...], hits, misses});\n"
     "--format=dot writes a Graphviz digraph of the steps and the matrices\n"
     "they read and write (whatever --show says).\n"
+    "--looped shows instead the looped computation that looped inference\n"
+    "(nnet3-compute --looped=true) runs: chunks of --frames frames, the\n"
+    "first with --extra-left-context more frames, the loop (label, goto,\n"
+    "matrices carried from chunk to chunk) and its stats (text only).\n"
     "\n"
     "Usage:  nnet3-compile-info [options] <raw-nnet> [<egs-rspecifier>]\n"
     "e.g.:\n"
@@ -55,6 +60,7 @@ const char *const kUsage =
     "  nnet3-compile-info --num-sequences=128 --frames=8 \\\n"
     "     --need-model-derivative --show=before-after 0.raw\n"
     "  nnet3-compile-info --format=dot 0.raw | dot -Tsvg > steps.svg\n"
+    "  nnet3-compile-info --looped --frames=20 final.raw\n"
     "See also: nnet3-info, nnet3-init\n";
 
 }  // namespace
@@ -65,7 +71,11 @@ int main(int argc, char *argv[]) {
     OptionsRegistry po(kUsage);
     CompileInfoOptions opts;
     NnetOptimizeOptions optimize_opts;
+    bool looped = false;
     opts.Register(&po);
+    po.Register("looped", &looped,
+                "Show the looped computation (one chunk per loop iteration) "
+                "used by looped inference, instead of one request's");
     OptionsRegistry optimize_po("optimization", &po);
     optimize_opts.Register(&optimize_po);
     po.Read(argc, argv);
@@ -84,6 +94,11 @@ int main(int argc, char *argv[]) {
       SetBatchnormTestMode(true, &nnet);
       SetDropoutTestMode(true, &nnet);
       CollapseModel(CollapseModelConfig(), &nnet);
+    }
+    if (looped) {
+      PrintLoopedCompileInfo(nnet, opts, optimize_opts, show, std::cout);
+      std::cout << std::flush;
+      return 0;
     }
     ComputationRequest request;
     BuildCompileInfoRequest(nnet, opts, &request);
