@@ -301,7 +301,10 @@ void GenerateConfigSequence(const NnetGenerationOptions &opts, RandomState *rng,
   configs->clear();
   ConfigWriter w(opts, rng);
   while (configs->empty()) {
-    switch (rng->Int(0, 5)) {
+    switch (rng->Int(0, 6)) {
+      case 6:
+        GenerateLstmConfigSequence(opts, rng, configs);
+        break;
       case 0:
         SimplestConfig(&w, configs);
         break;

@@ -62,6 +62,14 @@ struct NnetGenerationOptions {
 void GenerateConfigSequence(const NnetGenerationOptions &opts, RandomState *rng,
                             std::vector<std::string> *configs);
 
+// The LSTM families (random-nets-lstm.cc): Kaldi's LSTM from basic
+// components with or without backprop truncation, and the fused LSTM, GRU
+// and output-GRU cells with truncation. False (nothing written) if recursion
+// or context is not allowed or a component type is not registered.
+bool GenerateLstmConfigSequence(const NnetGenerationOptions &opts,
+                                RandomState *rng,
+                                std::vector<std::string> *configs);
+
 // Reads a config sequence into a new network.
 Nnet NnetFromConfigSequence(const std::vector<std::string> &configs);
 
