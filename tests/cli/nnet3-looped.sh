@@ -121,6 +121,17 @@ with open('post.txt', 'w') as f:
                                      for _ in range(n)) + '\n')
 PY
 expect_ok get-egs "nnet3-get-egs --num-pdfs=100 --left-context=10 --right-context=7 --left-context-initial=0 --num-frames=16 ark:feats.ark ark,t:post.txt ark:egs.ark"
+# Chunk context on RNN egs: utterance c (64 frames) in chunks of 16; the
+# first has no left context (--left-context-initial=0), the others 10;
+# nnet3-copy-egs --left-context=3 trims the later ones to 3 and leaves the
+# first alone (as Kaldi's nnet3-copy-egs).
+first_t() { nnet3-copy-egs ${2:-} ark:egs.ark ark,t:- 2> /dev/null |
+  grep -o "$1 <Nnet3Eg> <NumIo> 2 <NnetIo> input <I1V> [0-9]* <I1> 0 [-0-9]*" |
+  awk '{ print $NF }'; }
+[ "$(first_t c-0)" = 0 ] || fail "first chunk of c starts at t=$(first_t c-0), not 0"
+[ "$(first_t c-16)" = -10 ] || fail "chunk c-16 starts at t=$(first_t c-16), not -10"
+[ "$(first_t c-16 --left-context=3)" = -3 ] || fail "copy-egs --left-context=3 on c-16: $(first_t c-16 --left-context=3)"
+[ "$(first_t c-0 --left-context=3)" = 0 ] || fail "copy-egs --left-context=3 changed the first chunk"
 expect_ok train "nnet3-train --optimization.min-deriv-time=0 --optimization.max-deriv-time-relative=15 r-lstmp.raw 'ark:nnet3-merge-egs --minibatch-size=2 ark:egs.ark ark:- |' trained.raw 2> train.log"
 grep -q 'Overall average objective function' train.log || fail "train: $(tail -2 train.log)"
 expect_ok trained-looped "nnet3-compute --looped=true trained.raw ark:feats.ark ark,t:trained.txt"

@@ -17,6 +17,10 @@
 # processed; as Kaldi, the rate given to nnet3-train is the effective rate
 # times num_jobs (averaging num_jobs models divides each one's step).
 #
+# --train-opts adds options to nnet3-train, e.g. for recurrent models
+# Kaldi's derivative truncation: --optimization.min-deriv-time=-8
+# --optimization.max-deriv-time-relative=21 (for chunks of 14 frames).
+#
 # Diagnostics, as Kaldi: nnet3-compute-prob of each model i on the validation
 # and train-diagnostic egs (log/compute_prob_{valid,train}.i.log, and .final),
 # and nnet3-show-progress between consecutive models (log/progress.i.log),
@@ -34,6 +38,7 @@ max_param_change=2.0
 momentum=0.0
 shuffle_buffer_size=5000
 srand=0
+train_opts=""         # more nnet3-train options (e.g. derivative truncation)
 cleanup=true          # remove the per-job models after averaging them
 stage=-1              # -1: start with nnet3-init; i >= 0: resume at iteration i
 help_message="Usage: $0 [options] <config> <egs-dir> <exp-dir>
@@ -43,7 +48,8 @@ Options (default):
   --final-effective-lrate ($final_effective_lrate)
   --minibatch-size ($minibatch_size)  --max-param-change ($max_param_change)
   --momentum ($momentum)  --shuffle-buffer-size ($shuffle_buffer_size)
-  --srand ($srand)  --cleanup ($cleanup)  --stage ($stage)"
+  --srand ($srand)  --cleanup ($cleanup)  --stage ($stage)
+  --train-opts ($train_opts)"
 . utils/parse_options.sh
 
 if [ $# -ne 3 ]; then printf "%s\n" "$help_message" >&2; exit 1; fi
@@ -100,7 +106,7 @@ for iter in $(seq $stage $((num_iters - 1))); do
       "ark:$egs/egs.\$((($offset+JOB-1)%$num_archives+1)).ark" ark:- \| \
     nnet3-merge-egs --minibatch-size=$minibatch_size ark:- ark:- \| \
     nnet3-train --max-param-change=$max_param_change --momentum=$momentum \
-      --srand=$((srand + iter)) \
+      --srand=$((srand + iter)) $train_opts \
       "nnet3-copy --learning-rate=$lr $dir/$iter.raw - |" ark:- $dir/$next.JOB.raw
   models=$(for j in $(seq $num_jobs); do echo $dir/$next.$j.raw; done)
   $cmd $dir/log/average.$iter.log nnet3-average $models $dir/$next.raw
