@@ -17,7 +17,7 @@
 #      exp/<model>/decode_test, exp/results.txt ("<model> test-accuracy <value>")
 #   5  plots of the diagnostics (local/plot_progress.sh): exp/<model>/progress.png
 #
-# The two models read the same images differently:
+# The models read the same images differently:
 #   mlp:  each image is one frame of 784 dims (data/*/feats_flat.scp); one eg
 #         per image (--num-frames=1, no context).
 #   tdnn: each image is 28 frames (its rows) of 28 dims (data/*/feats.scp),
