@@ -301,10 +301,8 @@ void GenerateConfigSequence(const NnetGenerationOptions &opts, RandomState *rng,
   configs->clear();
   ConfigWriter w(opts, rng);
   while (configs->empty()) {
-    switch (rng->Int(0, 6)) {
-      case 6:
-        GenerateLstmConfigSequence(opts, rng, configs);
-        break;
+    if (GenerateLstmConfigs(opts, rng, configs)) break;
+    switch (rng->Int(0, 5)) {
       case 0:
         SimplestConfig(&w, configs);
         break;

@@ -62,13 +62,14 @@ struct NnetGenerationOptions {
 void GenerateConfigSequence(const NnetGenerationOptions &opts, RandomState *rng,
                             std::vector<std::string> *configs);
 
-// The LSTM families (random-nets-lstm.cc): Kaldi's LSTM from basic
-// components with or without backprop truncation, and the fused LSTM, GRU
-// and output-GRU cells with truncation. False (nothing written) if recursion
-// or context is not allowed or a component type is not registered.
-bool GenerateLstmConfigSequence(const NnetGenerationOptions &opts,
-                                RandomState *rng,
-                                std::vector<std::string> *configs);
+// The LSTM families (random-nets-lstm.cc; Kaldi's GenerateConfigSequenceLstm
+// and ...LstmWithTruncation): with probability 1/7 (if context and
+// recursion are allowed and the component types are registered) it fills
+// `configs` with an LSTM from basic components, with or without backprop
+// truncation, or a fused LSTM, GRU or output-GRU cell with truncation, and
+// returns true; else returns false having only drawn from `rng`.
+bool GenerateLstmConfigs(const NnetGenerationOptions &opts, RandomState *rng,
+                         std::vector<std::string> *configs);
 
 // Reads a config sequence into a new network.
 Nnet NnetFromConfigSequence(const std::vector<std::string> &configs);

@@ -255,10 +255,10 @@ void FusedOutputGru(LstmWriter *w, const std::string &x, int32_t in_dim,
 
 }  // namespace
 
-bool GenerateLstmConfigSequence(const NnetGenerationOptions &opts,
-                                RandomState *rng,
-                                std::vector<std::string> *configs) {
-  if (!opts.allow_context || !opts.allow_recursion) return false;
+bool GenerateLstmConfigs(const NnetGenerationOptions &opts, RandomState *rng,
+                         std::vector<std::string> *configs) {
+  if (!opts.allow_context || !opts.allow_recursion || rng->Int(0, 6) != 0)
+    return false;  // one network in 7
   LstmWriter w(opts, rng);
   // 0, 1: basic LSTM without / with truncation; 2, 3: fused LSTM (the
   // kind recipes use most); 4: GRU; 5: output-gated GRU.
