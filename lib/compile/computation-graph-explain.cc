@@ -67,7 +67,7 @@ std::string ComputationGraphBuilder::ExplainNotComputable(
   // Failing outputs, in request order: name, failing t's, requested t's.
   std::vector<std::string> output_parts;
   size_t k = 0;
-  for (const IoSpecification &output : request_.outputs) {
+  for (const IoSpecification &output : request_->outputs) {
     std::set<int32_t> failed, requested;
     for (size_t j = 0; j < output.indexes.size(); j++, k++) {
       int32_t id = output_cindex_ids_[k];
@@ -136,9 +136,10 @@ std::string ComputationGraphBuilder::ExplainNotComputable(
     need_parts.push_back("input " + Quoted(name) +
                          " at t=" + FormatTRanges(entry.second));
     std::set<int32_t> all(entry.second);
-    int32_t i = request_.IndexForInput(name);
+    int32_t i = request_->IndexForInput(name);
     if (i != -1)
-      for (const Index &index : request_.inputs[i].indexes) all.insert(index.t);
+      for (const Index &index : request_->inputs[i].indexes)
+        all.insert(index.t);
     std::ostringstream range;
     range << "t=" << *all.begin();
     if (*all.rbegin() != *all.begin()) range << ".." << *all.rbegin();

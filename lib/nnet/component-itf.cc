@@ -6,6 +6,7 @@
 #include "base/io-funcs.h"
 #include "nnet/component-registry.h"
 #include "nnet/components/attention-components.h"
+#include "nnet/components/backprop-truncation-component.h"
 #include "nnet/components/dropout-components.h"
 #include "nnet/components/general-components.h"
 #include "nnet/components/random-mask-components.h"
@@ -71,6 +72,8 @@ ComponentPrecomputedIndexes::NewOfType(const std::string &type) {
     return std::make_unique<SpecAugmentTimeMaskComponentPrecomputedIndexes>();
   if (type == "RestrictedAttentionComponentPrecomputedIndexes")
     return std::make_unique<RestrictedAttentionComponentPrecomputedIndexes>();
+  if (type == "BackpropTruncationComponentPrecomputedIndexes")
+    return std::make_unique<BackpropTruncationComponentPrecomputedIndexes>();
   return nullptr;
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Fashion-MNIST recipe (egs/fashion_mnist) in its tiny version: 400
-# training images, one iteration of two parallel jobs, both models, on a copy
+# training images, one iteration of two parallel jobs, every model, on a copy
 # of the recipe in a temporary directory. Checks the results line of each
 # model, the per-job and diagnostics logs, the plots, and utils/run.pl.
 # Skips (77) when the data set package is missing and cannot be installed.
@@ -26,7 +26,7 @@ NNET3_BUILD=$(dirname "$BIN")
 if ! ./run.sh --tiny true > "$TMP/run.log" 2>&1; then
   fail "run.sh --tiny true failed"; tail -20 "$TMP/run.log" | sed 's/^/  /'
 fi
-for m in mlp tdnn; do
+for m in mlp tdnn tdnn-lstm; do
   grep -Eq "^$m test-accuracy (0\.[0-9]+|1\.0+)$" exp/results.txt 2> /dev/null ||
     fail "$m: no '$m test-accuracy <value>' line in exp/results.txt"
   grep -Eq "^$m test-accuracy" "$TMP/run.log" || fail "$m: accuracy not printed"
@@ -50,6 +50,11 @@ grep -q "epoch 1: average loss" exp/mlp-builder/train.log 2> /dev/null ||
   fail "mlp-builder: no loss line in exp/mlp-builder/train.log"
 grep -q "Overall average objective function for 'output'" exp/tdnn/log/train.0.1.log ||
   fail "no objective in the tdnn training log"
+# The TDNN-LSTM: derivative truncation in training, looped inference.
+grep -q -- '--optimization.min-deriv-time=-10' exp/tdnn-lstm/log/train.0.1.log ||
+  fail "tdnn-lstm: training without derivative truncation"
+grep -q 'seconds in looped compilation' exp/tdnn-lstm/decode_test/log/compute.1.log ||
+  fail "tdnn-lstm: the test set was not computed with --looped=true"
 
 # The job launcher: per-job logs, JOB substitution, failure reporting.
 expect_ok run-pl "utils/run.pl JOB=1:3 l/a.JOB.log echo job JOB && grep -q 'job 2' l/a.2.log && grep -q '^# Ended (code 0)' l/a.3.log"

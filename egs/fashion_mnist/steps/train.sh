@@ -17,6 +17,10 @@
 # processed; as Kaldi, the rate given to nnet3-train is the effective rate
 # times num_jobs (averaging num_jobs models divides each one's step).
 #
+# --train-opts adds options to nnet3-train, e.g. for recurrent models
+# Kaldi's derivative truncation: --optimization.min-deriv-time=-8
+# --optimization.max-deriv-time-relative=21 (for chunks of 14 frames).
+#
 # Diagnostics, as Kaldi: nnet3-compute-prob of each model i on the validation
 # and train-diagnostic egs (log/compute_prob_{valid,train}.i.log, and .final),
 # and nnet3-show-progress between consecutive models (log/progress.i.log),
@@ -39,7 +43,8 @@ image_augmentation_opts=  # e.g. "--horizontal-shift=0.1 --vertical-shift=0.1":
                           # train_raw_dnn.py's --image.augmentation-opts
 cleanup=true          # remove the per-job models after averaging them
 stage=-1              # -1: start with nnet3-init; i >= 0: resume at iteration i
-train_opts=""         # more nnet3-train options, e.g. "--optimizer=adam"
+train_opts=""         # more nnet3-train options, e.g. "--optimizer=adam" or
+                      # derivative truncation
 help_message="Usage: $0 [options] <config> <egs-dir> <exp-dir>
 Options (default):
   --cmd ($cmd)  --num-epochs ($num_epochs)  --num-jobs ($num_jobs)

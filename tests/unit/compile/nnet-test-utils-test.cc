@@ -15,6 +15,12 @@ bool Has(const std::vector<std::string> &configs, const std::string &what) {
   return false;
 }
 
+// Component types that only the LSTM families (random-nets-lstm.cc) use.
+const char *const kLstmFamilyTypes[] = {
+    "LstmNonlinearityComponent", "GruNonlinearityComponent",
+    "OutputGruNonlinearityComponent", "BackpropTruncationComponent",
+    "PerElementScaleComponent"};
+
 }  // namespace
 
 TEST_CASE("GenerateConfigSequence makes valid networks", "[computation]") {
@@ -42,6 +48,8 @@ TEST_CASE("GenerateConfigSequence makes valid networks", "[computation]") {
           "RestrictedAttentionComponent", "CompositeComponent"})
       if (Has(configs, what)) seen[what]++;
     if (configs.size() > 1) seen["incremental"]++;
+    for (const char *what : kLstmFamilyTypes)
+      if (Has(configs, what)) seen[what]++;
 
     ComputationRequest request;
     std::vector<Matrix> inputs;
@@ -65,6 +73,10 @@ TEST_CASE("GenerateConfigSequence makes valid networks", "[computation]") {
         "Const(", "Scale(", "dim-range-node", "Offset(", "input2", "output2",
         "incremental", "DistributeComponent", "RestrictedAttentionComponent",
         "CompositeComponent"}) {
+    INFO(what);
+    REQUIRE(seen[what] > 0);
+  }
+  for (const char *what : kLstmFamilyTypes) {
     INFO(what);
     REQUIRE(seen[what] > 0);
   }

@@ -304,6 +304,7 @@ void GenerateConfigSequence(const NnetGenerationOptions &opts, RandomState *rng,
     if (GenerateDistributeConfigs(opts, rng, configs)) break;
     if (GenerateRestrictedAttentionConfigs(opts, rng, configs)) break;
     if (GenerateCompositeBlockConfigs(opts, rng, configs)) break;
+    if (GenerateLstmConfigs(opts, rng, configs)) break;
     switch (rng->Int(0, 5)) {
       case 0:
         SimplestConfig(&w, configs);

@@ -77,6 +77,14 @@ bool GenerateRestrictedAttentionConfigs(const NnetGenerationOptions &opts,
 bool GenerateCompositeBlockConfigs(const NnetGenerationOptions &opts,
                                    RandomState *rng,
                                    std::vector<std::string> *configs);
+// The LSTM families (random-nets-lstm.cc; Kaldi's GenerateConfigSequenceLstm
+// and ...LstmWithTruncation): with probability 1/7 (if context and
+// recursion are allowed and the component types are registered) it fills
+// `configs` with an LSTM from basic components, with or without backprop
+// truncation, or a fused LSTM, GRU or output-GRU cell with truncation, and
+// returns true; else returns false having only drawn from `rng`.
+bool GenerateLstmConfigs(const NnetGenerationOptions &opts, RandomState *rng,
+                         std::vector<std::string> *configs);
 
 // Reads a config sequence into a new network.
 Nnet NnetFromConfigSequence(const std::vector<std::string> &configs);
