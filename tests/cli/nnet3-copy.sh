@@ -81,7 +81,7 @@ nocopy o4.raw
 sed 's/<Alpha> 4/<Alpha> four/' $MODELS/example.txt > corrupt.txt
 expect_error corrupted "corrupt\.txt.*affine1" "nnet3-copy corrupt.txt o5.raw"
 nocopy o5.raw
-expect_error bad-option-value "learning-rate" "nnet3-copy --learning-rate=abc $MODELS/example.txt o6.raw"
+expect_error bad-option-value "Could not convert: --learning-rate = abc" "nnet3-copy --learning-rate=abc $MODELS/example.txt o6.raw"
 nocopy o6.raw
 ls ./*.tmp.* > /dev/null 2>&1 && fail "temporary files left behind"
 
