@@ -131,6 +131,13 @@ class NaturalGradientAffineComponent : public AffineComponent {
               const MatrixView &out_deriv) override;
 
  private:
+  // <RankIn> .. <Alpha> (with the optional <OrthonormalConstraint>); sets
+  // the preconditioners.
+  void ReadNaturalGradientSettings(std::istream &is, bool binary);
+  // The fields older Kaldi versions wrote after <Alpha>, then the closing
+  // token.
+  void ReadLegacyFieldsAndEnd(std::istream &is, bool binary);
+
   OnlineNaturalGradient preconditioner_in_, preconditioner_out_;
 };
 
