@@ -285,6 +285,15 @@ void NaturalGradientAffineComponent::InitFromConfig(ConfigLine *cfl) {
   ng.Apply(InputDim(), OutputDim(), &preconditioner_in_, &preconditioner_out_);
 }
 
+NaturalGradientAffineComponent::NaturalGradientAffineComponent(
+    const MatrixView &linear_params, const VectorView &bias_params)
+    : AffineComponent(linear_params, bias_params, 0.001f) {
+  for (OnlineNaturalGradient *p : {&preconditioner_in_, &preconditioner_out_})
+    p->SetUpdatePeriod(4);
+  preconditioner_in_.SetRank(20);
+  preconditioner_out_.SetRank(80);
+}
+
 void NaturalGradientAffineComponent::Read(std::istream &is, bool binary) {
   ReadParams(is, binary, ReadUpdatableCommon(is, binary));
   ReadNaturalGradientSettings(is, binary);
