@@ -218,6 +218,11 @@ class UpdatableComponent : public Component {
   float L2Regularization() const { return l2_regularize_; }
   void SetL2Regularization(float l2) { l2_regularize_ = l2; }
   bool IsGradient() const { return is_gradient_; }
+  // Copies the learning rate, learning-rate-factor, l2-regularize,
+  // is-gradient and max-change of `other` (Kaldi's SetUpdatableConfigs).
+  void SetUpdatableConfigs(const UpdatableComponent &other) {
+    CopyUpdatableCommon(other);
+  }
   std::string Info() const override;
 
  protected:

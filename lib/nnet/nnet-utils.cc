@@ -136,6 +136,11 @@ void AddNnet(const Nnet &src, float alpha, Nnet *nnet) {
       NNET3_ERR << "Cannot add networks: component " << c << " ('"
                 << nnet->GetComponentName(c) << "') is a " << b->Type()
                 << " in one and a " << a->Type() << " in the other";
+    if (a->InputDim() != b->InputDim() || a->OutputDim() != b->OutputDim())
+      NNET3_ERR << "Cannot add networks: component " << c << " ('"
+                << nnet->GetComponentName(c) << "') has dims " << b->InputDim()
+                << " -> " << b->OutputDim() << " in one and " << a->InputDim()
+                << " -> " << a->OutputDim() << " in the other";
     b->Add(alpha, *a);
   }
 }

@@ -81,8 +81,8 @@ bool SetComponentDropoutProportion(float dropout_proportion,
 // "FILE:LINE: ..."), in order: convert-to-fixed-affine, remove-orphan-nodes,
 // remove-orphan-components, remove-orphans, set-learning-rate,
 // set-learning-rate-factor, rename-node, remove-output-nodes,
-// set-dropout-proportion. apply-svd and reduce-rank are not supported yet
-// (UserError). Unknown directives and unused keys are errors.
+// set-dropout-proportion, apply-svd and reduce-rank (nnet-svd.h). Unknown
+// directives and unused keys are errors.
 void ReadEditConfig(std::istream &edit_config, const std::string &filename,
                     Nnet *nnet);
 // Kaldi's signature; errors name the file "edits config".

@@ -127,7 +127,8 @@ expect_error merge-all-discarded "all 7 examples were discarded" "nnet3-merge-eg
 expect_error bad-minibatch-size "minibatch-size=64/32" "nnet3-merge-egs --minibatch-size=64/32 ark:egs.ark ark:/dev/null"
 expect_error merge-merged-frame "Too late" "nnet3-copy-egs --frame=0 ark:merged.ark ark:/dev/null"
 head -c 100 egs.ark > truncated.ark
-expect_error truncated "" "nnet3-copy-egs ark:truncated.ark ark:/dev/null"
+# The reader names the archive and the example it was reading.
+expect_error truncated "truncated\.ark.*utt1-0.*truncated" "nnet3-copy-egs ark:truncated.ark ark:/dev/null"
 for p in nnet3-get-egs nnet3-merge-egs nnet3-shuffle-egs nnet3-copy-egs nnet3-subset-egs; do
   $p > /dev/null 2> usage.txt
   [ $? -eq 1 ] || fail "$p without arguments should exit 1"

@@ -108,6 +108,23 @@ for x, y, m, w in zip(a, b, avg, wavg):
 PY
 expect_error average-bad-weights "--weights option must be a colon-separated list with 2 elements" \
   "nnet3-average --weights=1:2:3 2.raw 3.raw x.raw"
+# --num-threads: the models are read by that many threads (Kaldi's rule caps
+# it at half the number of models); the mean is the same up to rounding.
+expect_ok average-threads "nnet3-average --verbose=1 --num-threads=2 --binary=false 2.raw 3.raw 3.raw 2.raw avg4.txt"
+grep -q "Reading 4 models with 2 thread(s)" "$TMP/err" || fail "nnet3-average --num-threads=2 did not use 2 threads"
+expect_ok average-threads-capped "nnet3-average --verbose=1 --num-threads=8 2.raw 3.raw /dev/null"
+grep -q "Reading 2 models with 1 thread(s)" "$TMP/err" || fail "nnet3-average --num-threads=8 with 2 models should use 1 thread"
+nnet3-copy --binary=false avg.raw avg.txt 2> /dev/null
+python3 - <<'PY' || fail "nnet3-average --num-threads=2: not the mean"
+import re
+def params(path):
+    text = open(path).read()
+    return [float(v) for blk in re.findall(r'<(?:LinearParams|BiasParams)>\s*\[([^\]]*)\]', text)
+            for v in blk.split()]
+a, b = params('avg.txt'), params('avg4.txt')
+assert len(a) == len(b) > 0
+assert all(abs(x - y) <= 1e-5 * (1 + abs(x)) for x, y in zip(a, b))
+PY
 
 # nnet3-show-progress.
 expect_ok show-progress "nnet3-show-progress 1.raw 2.raw ark:valid.ark 2> progress.log"

@@ -33,6 +33,14 @@ void ExpectAfterCommon(std::istream &is, bool binary, const std::string &type,
 // ---------------------------------------------------------------------------
 // LinearComponent
 
+LinearComponent::LinearComponent(const MatrixView &params) : params_(params) {
+  NNET3_ASSERT(params.NumRows() > 0 && params.NumCols() > 0);
+  for (OnlineNaturalGradient *p : {&preconditioner_in_, &preconditioner_out_})
+    p->SetUpdatePeriod(4);
+  preconditioner_in_.SetRank(40);
+  preconditioner_out_.SetRank(80);
+}
+
 void LinearComponent::InitFromConfig(ConfigLine *cfl) {
   is_gradient_ = false;  // not configurable, as in Kaldi
   InitLearningRatesFromConfig(cfl);

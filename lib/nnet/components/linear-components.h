@@ -31,6 +31,10 @@ namespace nnet3 {
 class LinearComponent : public UpdatableComponent {
  public:
   LinearComponent() = default;
+  // The given parameters (copied), learning rate 0.001, natural gradient on
+  // with Kaldi's defaults for a component made from parameters: rank-in
+  // 40, rank-out 80, update-period 4, num-samples-history 2000, alpha 4.
+  explicit LinearComponent(const MatrixView &params);
 
   std::string Type() const override { return "LinearComponent"; }
   int32_t Properties() const override {
