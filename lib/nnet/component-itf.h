@@ -114,6 +114,10 @@ class Component {
     (void)memo;
   }
   virtual void ZeroStats() {}
+  // Reseeds the component's random draws (dropout masks; the minibatches
+  // on which nonlinearities store stats). Nnet::ResetGenerators calls it
+  // for every component.
+  virtual void ResetGenerator(uint64_t seed) { (void)seed; }
   virtual void DeleteMemo(void *memo) const;
 
   // ---- for non-simple components (defaults are the simple behaviour) ----
@@ -176,7 +180,7 @@ class RandomComponent : public Component {
  public:
   virtual void SetTestMode(bool test_mode) { test_mode_ = test_mode; }
   bool TestMode() const { return test_mode_; }
-  void ResetGenerator(uint64_t seed) { seed_ = seed; }
+  void ResetGenerator(uint64_t seed) override { seed_ = seed; }
 
  protected:
   // A fresh seed for each random fill (Propagate is const).
@@ -245,8 +249,7 @@ class UpdatableComponent : public Component {
 // `token2` (Component::ReadNew has already consumed the opening tag):
 //   ExpectOneOrTwoTokens(is, binary, "<NormalizeComponent>", "<InputDim>");
 void ExpectOneOrTwoTokens(std::istream &is, bool binary,
-                          const std::string &token1,
-                          const std::string &token2);
+                          const std::string &token1, const std::string &token2);
 
 }  // namespace nnet3
 

@@ -540,8 +540,7 @@ void Nnet::RemoveSomeNodes(const std::vector<int32_t> &nodes_to_remove) {
 
 void Nnet::ResetGenerators(uint64_t seed) {
   for (int32_t c = 0; c < NumComponents(); c++)
-    if (auto *rc = dynamic_cast<RandomComponent *>(components_[c].get()))
-      rc->ResetGenerator(seed + 1000003u * static_cast<uint64_t>(c));
+    components_[c]->ResetGenerator(seed + 1000003u * static_cast<uint64_t>(c));
 }
 
 }  // namespace nnet3

@@ -87,6 +87,26 @@ expect_ok accuracy "nnet3-compute-prob 3.raw ark:valid.ark 2>&1 | grep -q \"Over
 expect_ok retrain "$(train_cmd 0 1b.raw) 2> /dev/null"
 same_file determinism 1.raw 1b.raw
 
+# Component stats as Kaldi stores them after training: log-softmax keeps
+# output-derivative stats only (<ValueAvg> [ ], <Count> 0); ReLU value
+# stats are stored on the first minibatch and about half of the others, so
+# its count is below the frames trained on (the train log's total; with
+# --srand=0 it keeps 17 of the 20 minibatches).
+expect_ok stats-text "nnet3-copy --binary=false 1.raw 1.txt"
+python3 - <<'PY' || fail "component stats after nnet3-train are not Kaldi's"
+import re
+text = open('1.txt').read()
+frames = int(re.search(r"Overall average objective function for 'output' is \S+ over (\d+) frames",
+                       open('train.0.log').read()).group(1))
+ls = re.search(r'<LogSoftmaxComponent>(.*?)</LogSoftmaxComponent>', text, re.S).group(1)
+assert re.search(r'<ValueAvg>\s*\[\s*\]', ls), ls
+assert re.search(r'<Count> 0 ', ls), ls
+assert float(re.search(r'<OderivCount> (\S+)', ls).group(1)) > 0, ls
+relu = re.search(r'<RectifiedLinearComponent>(.*?)</RectifiedLinearComponent>', text, re.S).group(1)
+count = float(re.search(r'<Count> (\S+)', relu).group(1))
+assert 64 <= count < frames, (count, frames)
+PY
+
 # nnet3-average: the mean of the parameters; a model averaged with itself is
 # itself.
 expect_ok average "nnet3-average 2.raw 3.raw avg.raw"
