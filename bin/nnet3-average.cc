@@ -11,6 +11,7 @@
 #include "base/text-utils.h"
 #include "nnet/nnet-utils.h"
 #include "nnet/nnet.h"
+#include "train/am-nnet-simple.h"
 #include "util/kaldi-io.h"
 
 namespace {
@@ -81,11 +82,11 @@ int main(int argc, char *argv[]) {
     const std::string nnet_wxfilename = po.GetArg(po.NumArgs());
     const std::vector<float> weights = GetWeights(weights_str, num_inputs);
     Nnet nnet;
-    ReadKaldiObject(po.GetArg(1), &nnet);
+    ReadNnetFromRawOrAm(po.GetArg(1), &nnet);
     ScaleNnet(weights[0], &nnet);
     for (int32_t i = 2; i <= num_inputs; ++i) {
       Nnet src;
-      ReadKaldiObject(po.GetArg(i), &src);
+      ReadNnetFromRawOrAm(po.GetArg(i), &src);
       AddNnet(src, weights[i - 1], &nnet);
     }
     WriteKaldiObject(nnet, nnet_wxfilename, binary_write);
