@@ -20,7 +20,8 @@ const char *const kUsage =
     "and supports replacing the raw nnet in the model (the Nnet)\n"
     "with a provided raw nnet (the --set-raw-nnet option).\n"
     "Changes are applied in this order: --set-raw-nnet, --nnet-config,\n"
-    "--learning-rate, --edits-config, --edits, --scale, --prepare-for-test.\n"
+    "--convert-repeated-to-block, --learning-rate, --edits-config, --edits,\n"
+    "--scale, --prepare-for-test.\n"
     "\n"
     "Usage:  nnet3-am-copy [options] <nnet-in> <nnet-out>\n"
     "e.g.:\n"
@@ -44,10 +45,10 @@ struct AmCopyOptions {
                  "the option string (interpreted as an rxfilename). Done "
                  "before the learning-rate is changed.");
     po->Register("convert-repeated-to-block", &convert_repeated_to_block,
-                 "Convert all RepeatedAffineComponents to "
-                 "BlockAffineComponents (this toolkit has no "
-                 "RepeatedAffineComponent, so there is never anything to "
-                 "convert)");
+                 "Convert all RepeatedAffineComponents and "
+                 "NaturalGradientRepeatedAffineComponents to "
+                 "BlockAffineComponents in the model. Done after "
+                 "set-raw-nnet.");
     po->Register("nnet-config", &nnet_config,
                  "Name of nnet3 config file that can be used to add or "
                  "replace components or nodes of the neural network (the "
@@ -86,6 +87,7 @@ void ApplyOptions(AmCopyOptions opts, nnet3::AmNnetSimple *am_nnet) {
     nnet.ReadConfig(ki.Stream(), PrintableRxfilename(opts.nnet_config));
     ki.Close();
   }
+  if (opts.convert_repeated_to_block) ConvertRepeatedToBlockAffine(&nnet);
   if (opts.learning_rate >= 0.0f) SetLearningRate(opts.learning_rate, &nnet);
   if (!opts.edits_config.empty()) {
     Input ki(opts.edits_config);

@@ -173,6 +173,19 @@ class Component {
   virtual void ConsolidateMemory() {}
 };
 
+// Kaldi's random choice of the minibatches on which some components store
+// statistics (its "RandInt(0, n - 1) == 0"): a seeded generator that the
+// component reseeds in its ResetGenerator, so that --srand repeats.
+class StatsGenerator {
+ public:
+  void Seed(uint64_t seed) { state_ = seed; }
+  // True with probability 1 / n.
+  bool OneIn(int32_t n);
+
+ private:
+  uint64_t state_ = 0;
+};
+
 // Components that draw random numbers (dropout). Random draws come from a
 // counter-based device generator seeded by `seed_`, so that two runs with
 // the same ResetGenerator seed are identical.

@@ -50,6 +50,27 @@ printf 'component-node name=affine component=affine input=Append(Offset(input, -
 expect_ok nnet-config "nnet3-am-copy --binary=false --nnet-config=ctx.config $G/hmm.mdl ctx.txt"
 grep -q '<LeftContext> 3 <RightContext> 1 ' ctx.txt || fail "--nnet-config: context not recomputed"
 
+# --convert-repeated-to-block: the same outputs from BlockAffineComponents.
+cat > rep.config <<'EOF'
+input-node name=input dim=2
+component name=rep type=RepeatedAffineComponent input-dim=6 output-dim=6 num-repeats=3
+component-node name=rep component=rep input=Append(Offset(input, -1), input, Offset(input, 1))
+component name=sm type=LogSoftmaxComponent dim=6
+component-node name=sm component=sm input=rep
+output-node name=output input=sm
+EOF
+printf 'u1  [\n  0.5 -1\n  1 0.25\n  -0.5 2 ]\n' > rep-feats.txt
+expect_ok convert-repeated "nnet3-init rep.config rep.raw && nnet3-am-init $G/hmm.mdl rep.raw rep.mdl && nnet3-am-copy --binary=false --convert-repeated-to-block rep.mdl block.txt && copy-feats ark,t:rep-feats.txt ark:rep-feats.ark && nnet3-compute rep.mdl ark:rep-feats.ark ark,t:rep-out.txt && nnet3-compute block.txt ark:rep-feats.ark ark,t:block-out.txt"
+grep -q '<BlockAffineComponent>' block.txt && ! grep -q 'RepeatedAffineComponent' block.txt ||
+  fail "--convert-repeated-to-block did not convert"
+python3 - <<'PY' || fail "--convert-repeated-to-block changed the outputs"
+def values(path):
+    body = open(path).read().split('[', 1)[1].split(']', 1)[0]
+    return [float(v) for v in body.split()]
+a, b = values('rep-out.txt'), values('block-out.txt')
+assert len(a) == len(b) == 18 and all(abs(x - y) < 1e-5 for x, y in zip(a, b)), (a, b)
+PY
+
 # nnet3-am-info: Kaldi's summary, then nnet3-info's.
 expect_ok info "nnet3-am-info $G/hmm.mdl > info.txt"
 printf 'input-dim: 2\nivector-dim: -1\nnum-pdfs: 6\nprior-dimension: 6\nprior-sum: 1\nprior-min: 0.0625\nprior-max: 0.3125\n# Nnet info follows.\nleft-context: 1\nright-context: 1\n' > info-head.txt

@@ -267,7 +267,7 @@ void NonlinearComponent::StoreStatsInternal(const MatrixView &out_value,
 
 void NonlinearComponent::StoreBackpropStats(const MatrixView &out_deriv) {
   // As Kaldi: skip about one minibatch in four, but never the first.
-  if (RandomChance(4) && oderiv_count_ != 0.0) return;
+  if (stats_rng_.OneIn(4) && oderiv_count_ != 0.0) return;
   NNET3_ASSERT(out_deriv.NumCols() == dim_);
   if (oderiv_ms_.Dim() != dim_) {
     oderiv_ms_.Resize(dim_);
@@ -278,16 +278,6 @@ void NonlinearComponent::StoreBackpropStats(const MatrixView &out_deriv) {
   double new_count = oderiv_count_ + out_deriv.NumRows();
   CombineAverage(oderiv_count_, new_count, 1.0, sumsq, &oderiv_ms_);
   oderiv_count_ = new_count;
-}
-
-bool NonlinearComponent::RandomChance(int32_t n) {
-  // A splitmix64 step (as RandomComponent's seeds).
-  stats_rng_ += 0x9E3779B97F4A7C15ull;
-  uint64_t z = stats_rng_;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return z % static_cast<uint64_t>(n) == 0;
 }
 
 bool NonlinearComponent::SelfRepairActive() const {
@@ -375,7 +365,7 @@ void SigmoidComponent::RepairGradients(const MatrixView &out_value,
 void SigmoidComponent::StoreStats(const MatrixView &,
                                   const MatrixView &out_value, void *) {
   // As Kaldi: about every other minibatch, but always the first.
-  if (RandomChance(2) && count_ != 0.0) return;
+  if (stats_rng_.OneIn(2) && count_ != 0.0) return;
   // The derivative of the sigmoid is y (1 - y).
   Matrix deriv(out_value.NumRows(), out_value.NumCols(), ResizeType::kUndefined,
                MatrixStrideType::kDefaultStride, out_value.device());
@@ -434,7 +424,7 @@ void TanhComponent::RepairGradients(const MatrixView &out_value,
 void TanhComponent::StoreStats(const MatrixView &, const MatrixView &out_value,
                                void *) {
   // As Kaldi: about every other minibatch, but always the first.
-  if (RandomChance(2) && count_ != 0.0) return;
+  if (stats_rng_.OneIn(2) && count_ != 0.0) return;
   // The derivative of tanh is 1 - y^2.
   Matrix deriv(out_value.NumRows(), out_value.NumCols(), ResizeType::kUndefined,
                MatrixStrideType::kDefaultStride, out_value.device());
@@ -515,7 +505,7 @@ void RectifiedLinearComponent::RepairGradients(
 void RectifiedLinearComponent::StoreStats(const MatrixView &,
                                           const MatrixView &out_value, void *) {
   // As Kaldi: about every other minibatch, but always the first.
-  if (RandomChance(2) && count_ != 0.0) return;
+  if (stats_rng_.OneIn(2) && count_ != 0.0) return;
   // The derivative of the ReLU is (y > 0).
   Matrix deriv(out_value.NumRows(), out_value.NumCols(), ResizeType::kUndefined,
                MatrixStrideType::kDefaultStride, out_value.device());

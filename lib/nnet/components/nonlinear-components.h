@@ -57,7 +57,7 @@ class NonlinearComponent : public Component {
   void Scale(float scale) override;
   void Add(float alpha, const Component &other) override;
   void ZeroStats() override;
-  void ResetGenerator(uint64_t seed) override { stats_rng_ = seed; }
+  void ResetGenerator(uint64_t seed) override { stats_rng_.Seed(seed); }
 
   // Statistics, for tests and diagnostics: per-dimension averages (empty
   // vector if never stored) and counts.
@@ -78,9 +78,6 @@ class NonlinearComponent : public Component {
   // Adds the squared output derivatives to the stats (Kaldi's
   // StoreBackpropStats): on the first call, then with probability 3/4.
   void StoreBackpropStats(const MatrixView &out_deriv);
-  // Kaldi's "RandInt(0, n - 1) == 0": true with probability 1/n, from this
-  // component's generator.
-  bool RandomChance(int32_t n);
   // Self-repair is active: a positive scale and stats of the derivative.
   bool SelfRepairActive() const;
   // Kaldi's asserts on the self-repair settings, as UserErrors.
@@ -107,7 +104,7 @@ class NonlinearComponent : public Component {
   float self_repair_lower_threshold_ = kUnsetThreshold;
   float self_repair_upper_threshold_ = kUnsetThreshold;
   float self_repair_scale_ = 0.0f;
-  uint64_t stats_rng_ = 0;  // state of RandomChance's generator
+  StatsGenerator stats_rng_;  // which minibatches store stats
 };
 
 class SigmoidComponent : public NonlinearComponent {
