@@ -9,6 +9,7 @@
 #include "base/program.h"
 #include "nnet/nnet-average.h"
 #include "nnet/nnet.h"
+#include "train/am-nnet-simple.h"
 #include "util/kaldi-io.h"
 
 namespace {
@@ -56,7 +57,8 @@ int main(int argc, char *argv[]) {
     for (int32_t i = 1; i <= num_inputs; ++i) inputs.push_back(po.GetArg(i));
     Nnet nnet;
     AverageNnetFiles(inputs, ParseAverageWeights(weights_str, num_inputs),
-                     NumAverageThreads(num_threads, num_inputs), &nnet);
+                     NumAverageThreads(num_threads, num_inputs), &nnet,
+                     ReadNnetFromRawOrAm);
     WriteKaldiObject(nnet, nnet_wxfilename, binary_write);
     NNET3_LOG << "Averaged parameters of " << num_inputs
               << " neural nets, and wrote to "

@@ -14,6 +14,7 @@
 #include "optimize/looped-compile-info.h"
 #include "optimize/nnet-optimize-options.h"
 #include "optimize/optimize-info.h"
+#include "train/am-nnet-simple.h"
 #include "train/egs-compile-info.h"
 #include "train/nnet-example.h"
 #include "util/kaldi-io.h"
@@ -115,7 +116,7 @@ int main(int argc, char *argv[]) {
     else
       CheckNoEgsOptions(po);
     Nnet nnet;
-    ReadKaldiObject(po.GetArg(1), &nnet);
+    ReadNnetFromRawOrAm(po.GetArg(1), &nnet);
     if (opts.prepare_for_test || egs_opts.for_compute_prob) {
       SetBatchnormTestMode(true, &nnet);
       SetDropoutTestMode(true, &nnet);

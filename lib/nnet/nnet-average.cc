@@ -50,12 +50,12 @@ namespace {
 // Sums weights[i] * model i for i = first, first + step, ... into *sum.
 void SumEveryNth(const std::vector<std::string> &rxfilenames,
                  const std::vector<float> &weights, size_t first, size_t step,
-                 Nnet *sum) {
-  ReadKaldiObject(rxfilenames[first], sum);
+                 const NnetFileReader &read, Nnet *sum) {
+  read(rxfilenames[first], sum);
   ScaleNnet(weights[first], sum);
   for (size_t i = first + step; i < rxfilenames.size(); i += step) {
     Nnet nnet;
-    ReadKaldiObject(rxfilenames[i], &nnet);
+    read(rxfilenames[i], &nnet);
     try {
       AddNnet(nnet, weights[i], sum);
     } catch (const UserError &e) {
@@ -70,7 +70,11 @@ void SumEveryNth(const std::vector<std::string> &rxfilenames,
 
 void AverageNnetFiles(const std::vector<std::string> &rxfilenames,
                       const std::vector<float> &weights, int32_t num_threads,
-                      Nnet *average) {
+                      Nnet *average, const NnetFileReader &reader) {
+  const NnetFileReader read =
+      reader ? reader : [](const std::string &rxfilename, Nnet *nnet) {
+        ReadKaldiObject(rxfilename, nnet);
+      };
   NNET3_ASSERT(!rxfilenames.empty() && weights.size() == rxfilenames.size() &&
                num_threads >= 1);
   const size_t n = std::min<size_t>(num_threads, rxfilenames.size());
@@ -82,7 +86,7 @@ void AverageNnetFiles(const std::vector<std::string> &rxfilenames,
   for (size_t t = 0; t < n; t++)
     threads.emplace_back([&, t]() {
       try {
-        SumEveryNth(rxfilenames, weights, t, n, &sums[t]);
+        SumEveryNth(rxfilenames, weights, t, n, read, &sums[t]);
       } catch (...) {
         errors[t] = std::current_exception();
       }

@@ -16,6 +16,7 @@
 #define NNET3_NNET_NNET_AVERAGE_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,13 +37,17 @@ std::vector<float> ParseAverageWeights(const std::string &weights_str,
 // models.
 int32_t NumAverageThreads(int32_t num_threads, int32_t num_models);
 
+// How a model file is read: ReadKaldiObject by default; programs pass a
+// reader that also takes a .mdl's network (train/am-nnet-simple.h).
+using NnetFileReader = std::function<void(const std::string &, Nnet *)>;
+
 // Reads the models in `rxfilenames` with `num_threads` threads (see the
-// file comment) and sets *average to the sum of weights[i] * model i.
-// UserError (the first failing model's) if a model cannot be read or does
-// not match the others' components.
+// file comment) through `reader` and sets *average to the sum of
+// weights[i] * model i. UserError (the first failing model's) if a model
+// cannot be read or does not match the others' components.
 void AverageNnetFiles(const std::vector<std::string> &rxfilenames,
                       const std::vector<float> &weights, int32_t num_threads,
-                      Nnet *average);
+                      Nnet *average, const NnetFileReader &reader = nullptr);
 
 }  // namespace nnet3
 

@@ -61,6 +61,12 @@ void FreezeNaturalGradient(bool freeze, Nnet *nnet);
 // Component::ZeroStats on every component.
 void ZeroComponentStats(Nnet *nnet);
 
+// Kaldi's ConvertRepeatedToBlockAffine (nnet3-am-copy
+// --convert-repeated-to-block): every (NaturalGradient)RepeatedAffine
+// component, also inside a CompositeComponent, becomes the equivalent
+// BlockAffineComponent.
+void ConvertRepeatedToBlockAffine(Nnet *nnet);
+
 // ---- test modes ----
 // BatchNormComponent::SetTestMode on every batch-norm component.
 void SetBatchnormTestMode(bool test_mode, Nnet *nnet);

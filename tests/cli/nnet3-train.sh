@@ -73,19 +73,40 @@ for iter in 0 1 2; do
 done
 
 # The log lines scripts parse, and no progress display off a terminal.
-grep -q "Overall average objective function for 'output' is -[0-9.e]* over [0-9]* frames." train.0.log ||
+# (Frames are weights: nnet3-get-egs --num-frames=1 gives, as Kaldi's, some
+# utterances an extra chunk overlapping the first, both weighted 0.5.)
+grep -q "Overall average objective function for 'output' is -[0-9.e]* over [0-9.]* frames." train.0.log ||
   fail "train log: no 'Overall average objective function' line"
 grep -q "^LOG (nnet3-train.*\[this line is to be parsed by a script:\] log-prob-per-frame=-" train.0.log ||
   fail "train log: no log-prob-per-frame line"
 grep -q $'\r' train.0.log && fail "train log: progress line written to a non-terminal"
 expect_ok phases "nnet3-merge-egs --minibatch-size=32 ark:egs.ark ark:- | nnet3-train --print-interval=10 0.raw ark:- phases.raw 2> phases.log"
-grep -q "Average objective function for 'output' for minibatches 0-9 is -[0-9.e]* over 320 frames." phases.log ||
+grep -q "Average objective function for 'output' for minibatches 0-9 is -[0-9.e]* over 3[0-2][0-9]\(\.5\)\? frames." phases.log ||
   fail "--print-interval=10: no phase line for minibatches 0-9"
 expect_ok accuracy "nnet3-compute-prob 3.raw ark:valid.ark 2>&1 | grep -q \"Overall accuracy for 'output' is 0\\.[0-9]* per frame, over 1285 frames.\""
 
 # Determinism: the same command again gives the same bytes.
 expect_ok retrain "$(train_cmd 0 1b.raw) 2> /dev/null"
 same_file determinism 1.raw 1b.raw
+
+# Component stats as Kaldi stores them after training: log-softmax keeps
+# output-derivative stats only (<ValueAvg> [ ], <Count> 0); ReLU value
+# stats are stored on the first minibatch and about half of the others, so
+# its count is below the frames trained on (the train log's total).
+expect_ok stats-text "nnet3-copy --binary=false 1.raw 1.txt"
+python3 - <<'PY' || fail "component stats after nnet3-train are not Kaldi's"
+import re
+text = open('1.txt').read()
+frames = float(re.search(r"Overall average objective function for 'output' is \S+ over ([0-9.]+) frames",
+                       open('train.0.log').read()).group(1))
+ls = re.search(r'<LogSoftmaxComponent>(.*?)</LogSoftmaxComponent>', text, re.S).group(1)
+assert re.search(r'<ValueAvg>\s*\[\s*\]', ls), ls
+assert re.search(r'<Count> 0 ', ls), ls
+assert float(re.search(r'<OderivCount> (\S+)', ls).group(1)) > 0, ls
+relu = re.search(r'<RectifiedLinearComponent>(.*?)</RectifiedLinearComponent>', text, re.S).group(1)
+count = float(re.search(r'<Count> (\S+)', relu).group(1))
+assert 64 <= count < frames, (count, frames)
+PY
 
 # nnet3-average: the mean of the parameters; a model averaged with itself is
 # itself.

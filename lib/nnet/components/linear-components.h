@@ -28,6 +28,8 @@
 
 namespace nnet3 {
 
+class RepeatedAffineComponent;
+
 class LinearComponent : public UpdatableComponent {
  public:
   LinearComponent() = default;
@@ -86,6 +88,10 @@ class LinearComponent : public UpdatableComponent {
 class BlockAffineComponent : public UpdatableComponent {
  public:
   BlockAffineComponent() = default;
+  // Kaldi's conversion (nnet3-am-copy --convert-repeated-to-block): the
+  // same function as `rac`, its one block repeated num-repeats times; the
+  // learning rate and its companions are kept.
+  explicit BlockAffineComponent(const RepeatedAffineComponent &rac);
 
   std::string Type() const override { return "BlockAffineComponent"; }
   int32_t Properties() const override {

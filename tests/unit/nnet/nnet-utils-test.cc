@@ -164,6 +164,30 @@ TEST_CASE("nnet-utils: test modes and dropout proportions", "[nnet]") {
   CHECK_THROWS_AS(SetDropoutProportion(1.0f, &nnet), UserError);
 }
 
+TEST_CASE("ConvertRepeatedToBlockAffine, also inside composites", "[nnet]") {
+  Nnet nnet = NnetFromConfig(
+      "input-node name=input dim=6\n"
+      "component name=rep type=NaturalGradientRepeatedAffineComponent "
+      "input-dim=6 output-dim=4 num-repeats=2\n"
+      "component-node name=rep component=rep input=input\n"
+      "component name=comp type=CompositeComponent num-components=2 "
+      "component1='type=RepeatedAffineComponent input-dim=4 output-dim=4 "
+      "num-repeats=2' component2='type=RectifiedLinearComponent dim=4'\n"
+      "component-node name=comp component=comp input=rep\n"
+      "output-node name=output input=comp\n");
+  const std::string before = WriteToString(nnet, false);
+  ConvertRepeatedToBlockAffine(&nnet);
+  const std::string after = WriteToString(nnet, false);
+  CHECK(before.find("RepeatedAffineComponent>") != std::string::npos);
+  CHECK(after.find("RepeatedAffineComponent>") == std::string::npos);
+  size_t blocks = 0;
+  for (size_t p = after.find("<BlockAffineComponent>"); p != std::string::npos;
+       p = after.find("<BlockAffineComponent>", p + 1))
+    blocks++;
+  CHECK(blocks == 2);
+  CHECK(after.find("<NumBlocks> 2 ") != std::string::npos);
+}
+
 TEST_CASE("ReadEditConfig: every directive", "[nnet]") {
   if (!HaveComponentTypes(kEditsTypes)) return;
   const Nnet base = NnetFromConfig(kEditsConfig);
