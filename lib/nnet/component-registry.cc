@@ -20,6 +20,15 @@ const Group kGroups[] = {
     {NewTdnnComponentOfType, TdnnComponentTypes},
     {NewPoolingComponentOfType, PoolingComponentTypes},
     {NewConvolutionComponentOfType, ConvolutionComponentTypes},
+    {NewGeneralComponentOfType, GeneralComponentTypes},
+    {NewRandomMaskComponentOfType, RandomMaskComponentTypes},
+    {NewRepeatedAffineComponentOfType, RepeatedAffineComponentTypes},
+    {NewNgPerElementComponentOfType, NgPerElementComponentTypes},
+    {NewCompositeComponentOfType, CompositeComponentTypes},
+    {NewAttentionComponentOfType, AttentionComponentTypes},
+    {NewLstmComponentOfType, LstmComponentTypes},
+    {NewGruComponentOfType, GruComponentTypes},
+    {NewBackpropTruncationComponentOfType, BackpropTruncationComponentTypes},
 };
 
 }  // namespace

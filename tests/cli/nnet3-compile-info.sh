@@ -16,9 +16,14 @@ BACKWARD="--output-deriv --need-model-derivative --input-deriv --store-component
 
 for c in "$CONFIGS"/*.config; do
   name=$(basename "$c" .config)
+  # The x-vector network's context (Kaldi's ComputeSimpleNnetContext) is
+  # left 0, right 7: its stats pooling reads frames t..t+10000, so an output
+  # frame is computable from later frames alone; the TDNN layers below it
+  # need 7 frames each side, so give it 7 more on the left.
+  X=""; [ $name = xvector ] && X="--extra-left-context=7"
   expect_ok "init-$name" "nnet3-init '$c' $name.raw"
   # Text: the default shows the computation and the stats.
-  expect_ok "text-$name" "nnet3-compile-info --frames=3 $name.raw > $name.txt"
+  expect_ok "text-$name" "nnet3-compile-info $X --frames=3 $name.raw > $name.txt"
   grep -q '^# computation$' $name.txt || fail "text-$name: no computation"
   grep -q '^c0: ' $name.txt || fail "text-$name: no commands"
   for key in cindexes steps commands matrices submatrices total-memory-bytes \
@@ -32,38 +37,38 @@ for c in "$CONFIGS"/*.config; do
     grep -q "^$key: [0-9]" $name.txt || fail "text-$name: no '$key:' line"
   done
   # Everything, as text and as JSON, forward and backward, with the shortcut.
-  expect_ok "all-text-$name" "nnet3-compile-info --num-sequences=4 --frames=3 $BACKWARD --show=request,graph,steps,computation,stats $name.raw > $name.all.txt"
+  expect_ok "all-text-$name" "nnet3-compile-info $X --num-sequences=4 --frames=3 $BACKWARD --show=request,graph,steps,computation,stats $name.raw > $name.all.txt"
   grep -q '^shortcut: yes (compiled 2 of 4 sequences' $name.all.txt || fail "all-text-$name: shortcut not used"
   for section in request graph steps computation stats; do
     grep -q "^# $section" $name.all.txt || fail "all-text-$name: no '# $section' section"
   done
   grep -q '^  kBackprop: [1-9]' $name.all.txt || fail "all-text-$name: no kBackprop"
-  expect_ok "json-$name" "nnet3-compile-info --num-sequences=4 --frames=3 $BACKWARD --show=request,graph,steps,computation,stats --format=json $name.raw > $name.json"
+  expect_ok "json-$name" "nnet3-compile-info $X --num-sequences=4 --frames=3 $BACKWARD --show=request,graph,steps,computation,stats --format=json $name.raw > $name.json"
   if [ $have_json -eq 1 ]; then
     expect_ok "json-valid-$name" "python3 -m json.tool $name.json > /dev/null"
     expect_ok "json-keys-$name" "python3 -c 'import json,sys; d=json.load(open(\"$name.json\")); [d[k] for k in (\"request\",\"graph\",\"step_list\",\"computation\",\"cindexes\",\"steps\",\"matrices\",\"submatrices\",\"peak_memory_bytes\",\"total_memory_bytes\")]; assert d[\"commands\"][\"total\"] == len(d[\"computation\"]) > 0; assert set(d[\"seconds\"]) >= {\"graph\",\"steps\",\"commands\"}; assert d[\"shortcut\"][\"used\"] and d[\"shortcut\"][\"num_n_values\"] == 4; assert d[\"peak_memory_bytes\"] > 0'"
   fi
   # Dot: a digraph with a box per step.
-  expect_ok "dot-$name" "nnet3-compile-info --frames=2 --format=dot $name.raw > $name.dot"
+  expect_ok "dot-$name" "nnet3-compile-info $X --frames=2 --format=dot $name.raw > $name.dot"
   head -1 $name.dot | grep -qx 'digraph compilation {' || fail "dot-$name: $(head -1 $name.dot)"
   tail -1 $name.dot | grep -qx '}' || fail "dot-$name: does not end with }"
-  steps=$(nnet3-compile-info --frames=2 --show=stats $name.raw 2> /dev/null | sed -n 's/^steps: //p')
+  steps=$(nnet3-compile-info $X --frames=2 --show=stats $name.raw 2> /dev/null | sed -n 's/^steps: //p')
   [ "$(grep -c 'shape=box' $name.dot)" = "$steps" ] || fail "dot-$name: expected $steps step boxes"
   grep -q '^  m1 -> s' $name.dot || fail "dot-$name: nothing reads m1"
   if command -v dot > /dev/null; then
     expect_ok "dot-valid-$name" "dot -Tsvg $name.dot > /dev/null"
   fi
   # The shortcut computation is the direct one.
-  expect_ok "shortcut-$name" "nnet3-compile-info --num-sequences=5 --output-range=-1:2 $BACKWARD --show=computation $name.raw > $name.sc.txt && nnet3-compile-info --num-sequences=5 --output-range=-1:2 $BACKWARD --show=computation --compiler.use-shortcut=false $name.raw > $name.direct.txt"
+  expect_ok "shortcut-$name" "nnet3-compile-info $X --num-sequences=5 --output-range=-1:2 $BACKWARD --show=computation $name.raw > $name.sc.txt && nnet3-compile-info $X --num-sequences=5 --output-range=-1:2 $BACKWARD --show=computation --compiler.use-shortcut=false $name.raw > $name.direct.txt"
   same_file "shortcut-same-$name" $name.sc.txt $name.direct.txt
-  expect_ok "shortcut-unopt-$name" "nnet3-compile-info --optimize=false --num-sequences=5 --output-range=-1:2 $BACKWARD --show=computation $name.raw > $name.sc0.txt && nnet3-compile-info --optimize=false --num-sequences=5 --output-range=-1:2 $BACKWARD --show=computation --compiler.use-shortcut=false $name.raw > $name.direct0.txt"
+  expect_ok "shortcut-unopt-$name" "nnet3-compile-info $X --optimize=false --num-sequences=5 --output-range=-1:2 $BACKWARD --show=computation $name.raw > $name.sc0.txt && nnet3-compile-info $X --optimize=false --num-sequences=5 --output-range=-1:2 $BACKWARD --show=computation --compiler.use-shortcut=false $name.raw > $name.direct0.txt"
   same_file "shortcut-unopt-same-$name" $name.sc0.txt $name.direct0.txt
   cmp -s $name.sc.txt $name.sc0.txt && fail "shortcut-unopt-$name: optimizing changed nothing"
   # Before and after optimization, as JSON: fewer commands, no more memory.
-  expect_ok "before-after-$name" "nnet3-compile-info --num-sequences=8 --frames=4 $BACKWARD --show=before-after --format=json $name.raw > $name.ba.json"
+  expect_ok "before-after-$name" "nnet3-compile-info $X --num-sequences=8 --frames=4 $BACKWARD --show=before-after --format=json $name.raw > $name.ba.json"
   if [ $have_json -eq 1 ]; then
     expect_ok "before-after-valid-$name" "python3 -m json.tool $name.ba.json > /dev/null"
-    expect_ok "before-after-keys-$name" "python3 -c 'import json; d=json.load(open(\"$name.ba.json\")); b, a = d[\"before\"], d[\"after\"]; [s[k] for s in (b, a) for k in (\"commands\", \"matrices\", \"submatrices\", \"peak_memory_bytes\", \"seconds\")]; assert a[\"commands\"] < b[\"commands\"], (a[\"commands\"], b[\"commands\"]); assert a[\"peak_memory_bytes\"] <= b[\"peak_memory_bytes\"]; assert a[\"seconds\"] >= b[\"seconds\"] > 0'"
+    expect_ok "before-after-keys-$name" "python3 -c 'import json; d=json.load(open(\"$name.ba.json\")); b, a = d[\"before\"], d[\"after\"]; [s[k] for s in (b, a) for k in (\"commands\", \"matrices\", \"submatrices\", \"peak_memory_bytes\", \"seconds\")]; assert a[\"commands\"] < b[\"commands\"], (a[\"commands\"], b[\"commands\"]); assert a[\"peak_memory_bytes\"] <= b[\"peak_memory_bytes\"]; assert a[\"seconds\"] > 0 and b[\"seconds\"] > 0'"
   fi
 done
 
@@ -115,7 +120,11 @@ expect_error bad-format "--format: unknown format 'xml'" "nnet3-compile-info --f
 expect_error before-after-unoptimized "before-after.*--optimize=false" "nnet3-compile-info --optimize=false --show=before-after tdnn.raw"
 expect_error bad-repeat "--repeat must be >= 0" "nnet3-compile-info --repeat=-1 tdnn.raw"
 expect_error bad-range "--output-range: expected a:b" "nnet3-compile-info --output-range=5:3 tdnn.raw"
-expect_error egs "egs input is not supported yet" "nnet3-compile-info tdnn.raw ark:egs.ark"
+expect_error svg-nothing "--format=svg draws one picture" "nnet3-compile-info --format=svg tdnn.raw"
+expect_error svg-both "--format=svg draws one picture" "nnet3-compile-info --format=svg --show=memory,steps tdnn.raw"
+expect_error bad-layout "--steps-layout: unknown layout 'fancy'" "nnet3-compile-info --format=html --steps-layout=fancy tdnn.raw"
+expect_error max-requests-no-egs "--max-requests applies to egs input only" "nnet3-compile-info --max-requests=2 tdnn.raw"
+expect_error compute-prob-no-egs "--for-compute-prob applies to egs input only" "nnet3-compile-info --for-compute-prob tdnn.raw"
 expect_error no-input "Cannot compute output 'output'.*Supply frames t=-6\.\.6 of 'input'" "nnet3-compile-info --extra-left-context=-100 tdnn.raw"
 expect_error short-window "Cannot compute output 'output' at t=0.*needs input 'input' at t=-6\b" "nnet3-compile-info --extra-left-context=-1 tdnn.raw"
 expect_error short-window-shortcut "Cannot compute output 'output' at t=1\.\.2" "nnet3-compile-info --num-sequences=4 --frames=3 --extra-right-context=-2 tdnn.raw"

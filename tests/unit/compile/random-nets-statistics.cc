@@ -65,4 +65,15 @@ bool GenerateStatisticsConfigs(const NnetGenerationOptions &opts,
   return true;
 }
 
+namespace {
+
+// The family's component types, for the generator's type test (the final
+// AffineComponent, made only when opts.output_dim is set, is declared by
+// other families).
+[[maybe_unused]] const bool kStatisticsRegistered = RegisterRandomNetFamily(
+    {"statistics", {"AffineComponent", "StatisticsExtractionComponent",
+      "StatisticsPoolingComponent"}, GenerateStatisticsConfigs});
+
+}  // namespace
+
 }  // namespace nnet3

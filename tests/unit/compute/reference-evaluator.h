@@ -30,12 +30,15 @@
 // in the descriptor code is caught too.
 //
 // Rows are only meaningful for networks whose components act row by row:
-// simple components, with BatchNorm and dropout in test mode (UserError
-// otherwise, naming the component). A non-simple component's row (TDNN,
-// convolution, statistics pooling...) is computable when the component's
-// IsComputable says so given the computable rows of its input node, and its
-// value is the component's own Propagate for that one output Index and the
-// input rows it uses (reordered and precomputed as for a one-row step).
+// simple components (the LSTM and GRU cells included),
+// BackpropTruncationComponent (a scale forward), with BatchNorm and dropout
+// in test mode, the non-simple components that reference-components.h
+// defines row by row, and TDNN, TimeHeightConvolution and statistics
+// components (UserError otherwise, naming the component). The row of one of
+// these last is computable when the component's IsComputable says so given
+// the computable rows of its input node, and its value is the component's
+// own Propagate for that one output Index and the input rows it uses
+// (reordered and precomputed as for a one-row step).
 #ifndef NNET3_TESTS_UNIT_COMPUTE_REFERENCE_EVALUATOR_H_
 #define NNET3_TESTS_UNIT_COMPUTE_REFERENCE_EVALUATOR_H_
 
@@ -88,9 +91,9 @@ class ReferenceEvaluator {
   bool ComputeIsComputable(const Cindex &cindex);
   bool PartIsComputable(const SumDescriptor &part, const Index &index);
   void ComputeValue(const Cindex &cindex, std::vector<float> *value);
+  bool ComponentIsComputable(const Cindex &cindex);
   void ComputeComponentValue(const Cindex &cindex, std::vector<float> *value);
-  bool IsSimple(int32_t component_node) const;
-  // Non-simple components: whether the row is computable (the component's
+  // TDNN, convolution, statistics components: whether the row is computable (the component's
   // IsComputable over what this evaluator can compute) and, if `used` is
   // not null, the inputs it uses; and its value.
   bool NonSimpleInputs(const Cindex &cindex, std::vector<Index> *used);

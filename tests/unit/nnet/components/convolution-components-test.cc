@@ -13,7 +13,7 @@
 #include <unordered_map>
 
 #include "../component-test-utils.h"
-#include "../general-component-test-utils.h"
+#include "../indexed-component-test-utils.h"
 #include "base/error.h"
 #include "nnet/components/convolution-3d-component.h"
 

@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "../component-test-utils.h"
-#include "../general-component-test-utils.h"
+#include "../indexed-component-test-utils.h"
 #include "base/error.h"
 
 using namespace nnet3;
