@@ -75,8 +75,10 @@ namespace {
 // The family's component types, for the generator's type test (the final
 // AffineComponent, made only when opts.output_dim is set, is declared by
 // other families).
-[[maybe_unused]] const bool kCnnRegistered = RegisterRandomNetFamily(
-    {"cnn", {"ConvolutionComponent", "MaxpoolingComponent"}, GenerateCnnConfigs});
+[[maybe_unused]] const bool kCnnRegistered =
+    RegisterRandomNetFamily({"cnn",
+                             {"ConvolutionComponent", "MaxpoolingComponent"},
+                             GenerateCnnConfigs});
 
 }  // namespace
 

@@ -71,8 +71,10 @@ namespace {
 // AffineComponent, made only when opts.output_dim is set, is declared by
 // other families).
 [[maybe_unused]] const bool kStatisticsRegistered = RegisterRandomNetFamily(
-    {"statistics", {"AffineComponent", "StatisticsExtractionComponent",
-      "StatisticsPoolingComponent"}, GenerateStatisticsConfigs});
+    {"statistics",
+     {"AffineComponent", "StatisticsExtractionComponent",
+      "StatisticsPoolingComponent"},
+     GenerateStatisticsConfigs});
 
 }  // namespace
 

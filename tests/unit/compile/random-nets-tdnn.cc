@@ -69,8 +69,10 @@ namespace {
 // The family's component types, for the generator's type test (the final
 // AffineComponent, made only when opts.output_dim is set, is declared by
 // other families).
-[[maybe_unused]] const bool kTdnnRegistered = RegisterRandomNetFamily(
-    {"tdnn", {"RectifiedLinearComponent", "TdnnComponent"}, GenerateTdnnConfigs});
+[[maybe_unused]] const bool kTdnnRegistered =
+    RegisterRandomNetFamily({"tdnn",
+                             {"RectifiedLinearComponent", "TdnnComponent"},
+                             GenerateTdnnConfigs});
 
 }  // namespace
 

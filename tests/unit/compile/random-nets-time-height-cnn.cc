@@ -98,8 +98,10 @@ namespace {
 // The family's component types, for the generator's type test (the final
 // AffineComponent, made only when opts.output_dim is set, is declared by
 // other families).
-[[maybe_unused]] const bool kTimeHeightCnnRegistered = RegisterRandomNetFamily(
-    {"time-height-cnn", {"TimeHeightConvolutionComponent"}, GenerateTimeHeightCnnConfigs});
+[[maybe_unused]] const bool kTimeHeightCnnRegistered =
+    RegisterRandomNetFamily({"time-height-cnn",
+                             {"TimeHeightConvolutionComponent"},
+                             GenerateTimeHeightCnnConfigs});
 
 }  // namespace
 

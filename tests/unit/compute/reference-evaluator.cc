@@ -56,8 +56,7 @@ void ReferenceEvaluator::CheckRowWise() const {
     const int32_t c = nnet_.GetNode(node).component_index;
     const Component &comp = *nnet_.GetComponent(c);
     const std::string &name = nnet_.GetComponentName(c);
-    if (!RowByRow(comp) && !ReferenceKnowsComponent(comp) &&
-        !OwnIndexes(comp))
+    if (!RowByRow(comp) && !ReferenceKnowsComponent(comp) && !OwnIndexes(comp))
       NNET3_ERR << "ReferenceEvaluator: component '" << name << "' ("
                 << comp.Type() << ") is not simple; only simple components "
                 << "can be evaluated row by row";

@@ -93,9 +93,9 @@ class ReferenceEvaluator {
   void ComputeValue(const Cindex &cindex, std::vector<float> *value);
   bool ComponentIsComputable(const Cindex &cindex);
   void ComputeComponentValue(const Cindex &cindex, std::vector<float> *value);
-  // TDNN, convolution, statistics components: whether the row is computable (the component's
-  // IsComputable over what this evaluator can compute) and, if `used` is
-  // not null, the inputs it uses; and its value.
+  // TDNN, convolution, statistics components: whether the row is computable
+  // (the component's IsComputable over what this evaluator can compute) and, if
+  // `used` is not null, the inputs it uses; and its value.
   bool NonSimpleInputs(const Cindex &cindex, std::vector<Index> *used);
   void ComputeNonSimpleValue(const Cindex &cindex, std::vector<float> *value);
   // Adds the value of `part` at `index` to *value (of the part's dim).
