@@ -5,6 +5,9 @@
 #   ./run.sh                 # everything: install, build, data, egs, train, test
 #   ./run.sh --stage 3       # from training on
 #   ./run.sh --models tdnn   # one model only
+#   ./run.sh --stage 2 --models "cnn-tdnn tdnnf" --builder false
+#                            # the CNN-TDNN and the TDNN-F (not run by default:
+#                            # they take 2-4 times the TDNN's training time)
 #   ./run.sh --tiny true     # a few hundred images, one iteration (the test suite's)
 #   ./run.sh --cmd slurm     # every parallel stage through utils/slurm.pl (cmd.sh)
 #
@@ -52,7 +55,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 stage=0
-models="mlp tdnn mlp-adam tdnn-lstm cnn-tdnn tdnnf"
+models="mlp tdnn mlp-adam tdnn-lstm"  # also known: cnn-tdnn tdnnf
 tiny=false
 num_jobs=2            # training jobs per iteration (parallel SGD + averaging)
 nj=2                  # nnet3-compute jobs on the test set
@@ -64,7 +67,8 @@ tdnn_augmentation_opts=""
 idx_dir=/usr/share/datasets/fashion-mnist
 builder=true          # stage 6: local/builder_mlp (NetBuilder + Adam in C++)
 cmd=""                # run | slurm: the job launcher (cmd.sh); "" keeps cmd.sh's
-help_message="Usage: $0 [--stage N] [--models \"mlp tdnn mlp-adam tdnn-lstm cnn-tdnn tdnnf\"] [--tiny true|false]
+help_message="Usage: $0 [--stage N] [--models \"mlp tdnn mlp-adam tdnn-lstm\" (also: cnn-tdnn tdnnf)]
+  [--tiny true|false]
   [--cmd run|slurm] [--num-jobs N] [--nj N] [--num-epochs N] [--minibatch-size N]
   [--idx-dir DIR] [--builder true|false] [--tdnn-augmentation-opts \"--horizontal-shift=0.1 ...\"]
 Runs the Fashion-MNIST recipe; see the comment at the top of $0."

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Fashion-MNIST recipe (egs/fashion_mnist) in its tiny version: 400
-# training images, one iteration of two parallel jobs, every model, on a copy
+# training images, one iteration of two parallel jobs, every model (the
+# default ones and --models cnn-tdnn tdnnf), on a copy
 # of the recipe in a temporary directory. Checks the results line of each
 # model, the per-job and diagnostics logs, the plots, and utils/run.pl.
 # Skips (77) when the data set package is missing and cannot be installed.
@@ -23,12 +24,15 @@ cp -r "$RECIPE" recipe && rm -rf recipe/data recipe/exp
 cd recipe || exit 99
 export NNET3_BUILD
 NNET3_BUILD=$(dirname "$BIN")
-if ! ./run.sh --tiny true > "$TMP/run.log" 2>&1; then
+# Every model: the default ones and the CNN-TDNN and TDNN-F.
+if ! ./run.sh --tiny true --models "mlp tdnn mlp-adam tdnn-lstm cnn-tdnn tdnnf" \
+     > "$TMP/run.log" 2>&1; then
   fail "run.sh --tiny true failed"; tail -20 "$TMP/run.log" | sed 's/^/  /'
 fi
 # Accuracy on the 200 test images must be clearly better than chance (10
 # classes: 0.10, with a standard deviation of 0.021 over 200 images). The
-# tiny run is deterministic and gets 0.725 (mlp) and 0.675 (tdnn); 0.5 is
+# tiny run is deterministic and gets 0.725 (mlp), 0.675 (tdnn), 0.670
+# (cnn-tdnn) and 0.680 (tdnnf); 0.5 is
 # far above anything an untrained or broken model reaches (~0.1) and leaves
 # room for small numeric differences between machines.
 # The TDNN-LSTM sees each image in chunks of 14 rows and is scored on the
