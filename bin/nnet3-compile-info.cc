@@ -123,8 +123,7 @@ int main(int argc, char *argv[]) {
       CollapseModel(CollapseModelConfig(), &nnet);
     }
     if (looped && have_egs)
-      NNET3_ERR << "--looped shows the looped computation of the options' "
-                   "request; it does not take an egs rspecifier";
+      NNET3_ERR << "--looped takes no egs rspecifier (it shows a request's)";
     if (looped) {
       PrintLoopedCompileInfo(nnet, opts, optimize_opts, show, std::cout);
       std::cout << std::flush;
