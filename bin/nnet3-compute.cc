@@ -36,7 +36,8 @@ const char *const kUsage =
     "<matrix-wspecifier>\n"
     " e.g.: nnet3-compute final.raw scp:feats.scp ark:nnet_prediction.ark\n"
     "       nnet3-compute --looped=true lstm.raw scp:feats.scp ark:out.ark\n"
-    "Note: --use-gpu defaults to \"no\": this build has no CUDA backend yet.\n"
+    "Note: --use-gpu defaults to \"no\" (see cuda-compiled for whether this\n"
+    "build has the CUDA backend).\n"
     "See also: nnet3-init, copy-feats\n";
 
 // The looped options from nnet3-compute's (non-looped) ones.

@@ -33,7 +33,8 @@ const char *const kUsage =
     "\n"
     "e.g.:\n"
     "  nnet3-train 1.raw 'ark:nnet3-merge-egs 1.egs ark:-|' 2.raw\n"
-    "Note: --use-gpu defaults to \"no\": this build has no CUDA backend yet.\n"
+    "Note: --use-gpu defaults to \"no\" (see cuda-compiled for whether this\n"
+    "build has the CUDA backend).\n"
     "On a terminal, a progress line (minibatches, egs/s, objective) is shown.\n"
     "See also: nnet3-merge-egs, nnet3-compute-prob, nnet3-average, "
     "nnet3-show-progress\n";
