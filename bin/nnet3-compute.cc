@@ -1,18 +1,14 @@
 // nnet3-compute: propagates features through a raw network, utterance by
 // utterance, in chunks (Kaldi's tool of the same name).
-#include <cstdint>
-#include <string>
-
-#include "base/log.h"
+#include "base/error.h"
 #include "base/options.h"
 #include "base/program.h"
-#include "base/timer.h"
+#include "compute/inference-loop.h"
 #include "compute/ivector-tables.h"
 #include "compute/nnet-simple-computation.h"
 #include "device/device.h"
 #include "nnet/nnet-utils.h"
 #include "util/kaldi-io.h"
-#include "util/table-types.h"
 
 namespace {
 
@@ -33,18 +29,17 @@ const char *const kUsage =
 int main(int argc, char *argv[]) {
   using namespace nnet3;
   return RunProgram(argc, argv, [&]() -> int {
-    Timer timer;
     OptionsRegistry po(kUsage);
     NnetSimpleComputationOptions opts;
     opts.acoustic_scale = 1.0f;  // by default, no scaling
     DeviceOptions device_opts;
     IvectorTables ivectors;
-    bool apply_exp = false, use_priors = false;
+    InferenceOutputOptions output_opts;
+    bool use_priors = false;
     opts.Register(&po);
     device_opts.Register(&po);
     ivectors.Register(&po);
-    po.Register("apply-exp", &apply_exp,
-                "If true, apply exp function to output");
+    output_opts.Register(&po);
     po.Register("use-priors", &use_priors,
                 "If true, subtract the logs of the priors stored with the "
                 "model (in this case, a .mdl file is expected as input); "
@@ -59,53 +54,14 @@ int main(int argc, char *argv[]) {
       NNET3_ERR << "--use-priors needs an acoustic model (.mdl) with priors, "
                    "which this toolkit cannot read yet; give a raw network "
                    "and leave --use-priors off";
-    const std::string nnet_rxfilename = po.GetArg(1),
-                      feature_rspecifier = po.GetArg(2),
-                      matrix_wspecifier = po.GetArg(3);
     Nnet nnet;
-    ReadKaldiObject(nnet_rxfilename, &nnet);
+    ReadKaldiObject(po.GetArg(1), &nnet);
     SetBatchnormTestMode(true, &nnet);
     SetDropoutTestMode(true, &nnet);
     CollapseModel(CollapseModelConfig(), &nnet);
     NnetSimpleComputer computer(opts, nnet);
-    ivectors.Open(computer.IvectorDim());
-    BaseFloatMatrixWriter writer(matrix_wspecifier);
-    SequentialBaseFloatMatrixReader feature_reader(feature_rspecifier);
-    int64_t num_success = 0, num_fail = 0, frame_count = 0;
-    for (; !feature_reader.Done(); feature_reader.Next()) {
-      const std::string utt = feature_reader.Key();
-      const Matrix &features = feature_reader.Value();
-      if (features.NumRows() == 0) {
-        NNET3_WARN << "Zero-length utterance '" << utt << "' (0 frames; at "
-                   << "least 1 is needed)";
-        num_fail++;
-        continue;
-      }
-      const Vector *ivector;
-      const Matrix *online_ivectors;
-      if (!ivectors.Lookup(utt, &ivector, &online_ivectors)) {
-        num_fail++;
-        continue;
-      }
-      Matrix output;
-      computer.ComputeUtterance(utt, features, ivector, online_ivectors,
-                                ivectors.OnlinePeriod(), &output);
-      if (apply_exp) output.ApplyFunc(Func::kExp);
-      writer.Write(utt, output);
-      frame_count += features.NumRows();
-      num_success++;
-    }
-    feature_reader.Close();
-    writer.Close();
-    const double elapsed = timer.Elapsed();
-    NNET3_LOG << "Time taken " << elapsed
-              << "s: real-time factor assuming 100 frames/sec is "
-              << (frame_count > 0 ? elapsed * 100.0 / frame_count : 0.0);
-    NNET3_LOG << "Done " << num_success << " utterances, failed for "
-              << num_fail;
-    if (num_success == 0)
-      NNET3_ERR << "No utterance succeeded (" << num_fail << " failed) from '"
-                << feature_rspecifier << "'";
+    ComputeUtterances(&computer, &ivectors, output_opts, po.GetArg(2),
+                      po.GetArg(3));
     return 0;
   });
 }
