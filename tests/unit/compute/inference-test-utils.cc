@@ -87,7 +87,8 @@ Matrix ReferenceChunkedOutput(const Nnet &nnet, const MatrixView &features,
   int32_t left = 0, right = 0;
   ComputeSimpleNnetContext(nnet, &left, &right);
   const int32_t num_frames = features.NumRows();
-  Matrix output(chunks.back().end, nnet.OutputDim("output"));
+  const int32_t num_out = (num_frames + fss - 1) / fss;
+  Matrix output(num_out, nnet.OutputDim("output"));
   for (size_t i = 0; i < chunks.size(); ++i) {
     const RefChunk &c = chunks[i];
     const int32_t first_in = c.begin * fss - left - c.extra_left,
@@ -104,7 +105,10 @@ Matrix ReferenceChunkedOutput(const Nnet &nnet, const MatrixView &features,
       iv = Matrix(ivector_rows->RowRange(static_cast<int32_t>(i), 1));
     const Matrix out = DirectCompute(nnet, input, first_in, ts,
                                      ivector_rows != nullptr ? &iv : nullptr);
-    output.RowRange(c.begin, c.end - c.begin).CopyFromMat(out);
+    const int32_t lo = std::max(c.begin, c.used_begin),
+                  hi = std::min(c.end, num_out);
+    output.RowRange(lo, hi - lo)
+        .CopyFromMat(out.RowRange(lo - c.begin, hi - lo));
   }
   return output;
 }

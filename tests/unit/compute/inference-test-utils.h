@@ -31,9 +31,11 @@ Matrix DirectCompute(const Nnet &nnet, const MatrixView &input, int32_t first_t,
                      const MatrixView *ivector = nullptr);
 
 // A chunk of output frames [begin, end) (subsampled numbering) with the
-// extra left and right context it is computed with.
+// extra left and right context it is computed with; only its rows from
+// `used_begin` (if >= 0; else from `begin`) are kept.
 struct RefChunk {
   int32_t begin, end, extra_left, extra_right;
+  int32_t used_begin = -1;
 };
 
 struct RefContextOptions {
@@ -52,7 +54,8 @@ std::vector<RefChunk> KaldiSimpleChunks(int32_t num_output_frames,
 // The output rows of every chunk, each computed by DirectCompute on its own
 // input frames [begin·fss − left − extra_left, (end−1)·fss + right +
 // extra_right] (edge frames repeated) at absolute times. `ivector_rows`, if
-// given, has one row per chunk.
+// given, has one row per chunk. The output has ceil(num_frames / fss) rows;
+// a chunk's rows past that (padding) are dropped.
 Matrix ReferenceChunkedOutput(const Nnet &nnet, const MatrixView &features,
                               int32_t fss, const std::vector<RefChunk> &chunks,
                               const MatrixView *ivector_rows = nullptr);
