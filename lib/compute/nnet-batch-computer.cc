@@ -149,16 +149,19 @@ ComputationRequest NnetBatchComputer::MakeRequest(
     const NnetInferenceTask &example, int32_t minibatch_size) const {
   const int32_t num_input = example.input.NumRows(),
                 num_output = example.num_output_frames;
+  // t-major (for t, for n): the order the compiler's matrices have anyway,
+  // so the output needs no reordering copy.
   std::vector<Index> input, ivector, output;
   input.reserve(static_cast<size_t>(minibatch_size) * num_input);
   output.reserve(static_cast<size_t>(minibatch_size) * num_output);
-  for (int32_t n = 0; n < minibatch_size; ++n) {
-    for (int32_t t = 0; t < num_input; ++t)
+  for (int32_t t = 0; t < num_input; ++t)
+    for (int32_t n = 0; n < minibatch_size; ++n)
       input.emplace_back(n, example.first_input_t + t);
-    if (info_.ivector_dim > 0) ivector.emplace_back(n, 0);
-    for (int32_t t = 0; t < num_output; ++t)
+  for (int32_t t = 0; t < num_output; ++t)
+    for (int32_t n = 0; n < minibatch_size; ++n)
       output.emplace_back(n, t * example.output_t_stride);
-  }
+  for (int32_t n = 0; n < minibatch_size && info_.ivector_dim > 0; ++n)
+    ivector.emplace_back(n, 0);
   ComputationRequest request;
   request.inputs.emplace_back("input", input);
   if (info_.ivector_dim > 0) request.inputs.emplace_back("ivector", ivector);
@@ -166,20 +169,28 @@ ComputationRequest NnetBatchComputer::MakeRequest(
   return request;
 }
 
+namespace {
+
+// The rows of chunk n in a t-major minibatch matrix of `minibatch_size`
+// chunks: rows n, n + N, n + 2N, ... as one strided view.
+MatrixView ChunkRows(const MatrixView &m, int32_t n, int32_t minibatch_size) {
+  return MatrixView(m.device(), m.RowData(n), m.NumRows() / minibatch_size,
+                    m.NumCols(), m.Stride() * minibatch_size);
+}
+
+}  // namespace
+
 void NnetBatchComputer::FormatInputs(
     int32_t minibatch_size, const std::vector<NnetInferenceTask *> &tasks,
     Matrix *input, Matrix *ivector) const {
   const int32_t num_input = tasks[0]->input.NumRows(),
                 num_tasks = static_cast<int32_t>(tasks.size());
+  // The n values beyond the tasks get zeros.
   input->Resize(minibatch_size * num_input, info_.input_dim,
-                ResizeType::kUndefined);
+                num_tasks < minibatch_size ? ResizeType::kSetZero
+                                           : ResizeType::kUndefined);
   for (int32_t n = 0; n < num_tasks; ++n)
-    input->RowRange(n * num_input, num_input).CopyFromMat(tasks[n]->input);
-  if (num_tasks < minibatch_size)
-    input
-        ->RowRange(num_tasks * num_input,
-                   (minibatch_size - num_tasks) * num_input)
-        .SetZero();
+    ChunkRows(*input, n, minibatch_size).CopyFromMat(tasks[n]->input);
   if (info_.ivector_dim == 0) return;
   ivector->Resize(minibatch_size, info_.ivector_dim, ResizeType::kSetZero);
   for (int32_t n = 0; n < num_tasks; ++n)
@@ -187,18 +198,18 @@ void NnetBatchComputer::FormatInputs(
 }
 
 void NnetBatchComputer::FormatOutputs(
-    const MatrixView &output,
+    int32_t minibatch_size, const MatrixView &output,
     const std::vector<NnetInferenceTask *> &tasks) const {
   for (size_t n = 0; n < tasks.size(); ++n) {
     NnetInferenceTask &task = *tasks[n];
     Matrix *dest = task.output;
     if (dest->NumRows() == 0)
       dest->Resize(task.output_num_rows, output_dim_, ResizeType::kUndefined);
-    const int32_t src_row = static_cast<int32_t>(n) * task.num_output_frames +
-                            task.num_initial_unused_output_frames;
     dest->RowRange(task.first_used_output_frame_index,
                    task.num_used_output_frames)
-        .CopyFromMat(output.RowRange(src_row, task.num_used_output_frames));
+        .CopyFromMat(ChunkRows(output, static_cast<int32_t>(n), minibatch_size)
+                         .RowRange(task.num_initial_unused_output_frames,
+                                   task.num_used_output_frames));
   }
 }
 
@@ -240,7 +251,7 @@ bool NnetBatchComputer::Compute(bool allow_partial_minibatch,
   computer.GetOutputDestructive("output", &output);
   if (log_priors_.Dim() != 0) output.AddVecToRows(-1.0f, log_priors_);
   if (opts_.acoustic_scale != 1.0f) output.Scale(opts_.acoustic_scale);
-  FormatOutputs(output, tasks);
+  FormatOutputs(size, output, tasks);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     info->num_done++;

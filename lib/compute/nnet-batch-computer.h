@@ -23,8 +23,11 @@
 // int(factor · s) (so 0.0 pads every minibatch up to the full size); the
 // n values beyond k get zero input and their output is dropped.
 //
-// One request per (shape, size): the n-major request of Kaldi's
-// GetComputationRequest (for n, for t), compiled by the computer's
+// One request per (shape, size): Kaldi's GetComputationRequest, but with
+// the indexes t-major (for t, for n; Kaldi's are n-major) -- the order the
+// compiler gives its matrices anyway, so that the output needs no
+// reordering copy (which would also hold a second output-sized matrix);
+// each chunk's rows are then a strided view. Compiled by the computer's
 // CachingOptimizingCompiler (--optimization.*, --compiler.*): with
 // --compiler.use-shortcut (the default) a size above 2 is compiled as two
 // chunks and expanded, and each (shape, size) pair is compiled once and
@@ -139,7 +142,7 @@ class NnetBatchComputer {
   void FormatInputs(int32_t minibatch_size,
                     const std::vector<NnetInferenceTask *> &tasks,
                     Matrix *input, Matrix *ivector) const;
-  void FormatOutputs(const MatrixView &output,
+  void FormatOutputs(int32_t minibatch_size, const MatrixView &output,
                      const std::vector<NnetInferenceTask *> &tasks) const;
   void PrintMinibatchStats() const;
 
