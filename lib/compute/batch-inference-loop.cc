@@ -8,25 +8,9 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/timer.h"
-#include "compute/nnet-batch-inference.h"
 
 namespace nnet3 {
 namespace {
-
-// The writer thread's body: every finished utterance, in input order.
-void WriteOutputs(NnetBatchInference *inference, InferenceWriter *writer,
-                  std::exception_ptr *error) {
-  try {
-    std::string key;
-    Matrix output;
-    int64_t num_frames = 0;
-    while (inference->GetOutput(&key, &output, &num_frames))
-      writer->Write(key, num_frames, &output);
-  } catch (...) {
-    *error = std::current_exception();
-    inference->Abort(*error);
-  }
-}
 
 // The reader's loop (on the calling thread); returns the utterances that
 // failed here (bad dimensions and the like), warning about each.
@@ -56,6 +40,35 @@ int64_t ReadInputs(InferenceReader *reader, NnetBatchInference *inference) {
 
 }  // namespace
 
+void RunBatchPipeline(
+    NnetBatchInference *inference, const std::function<void()> &read,
+    const std::function<void(const std::string &key, Matrix *output,
+                             int64_t num_input_frames)> &write) {
+  std::exception_ptr writer_error;
+  std::thread writer([&] {
+    try {
+      std::string key;
+      Matrix output;
+      int64_t num_frames = 0;
+      while (inference->GetOutput(&key, &output, &num_frames))
+        write(key, &output, num_frames);
+    } catch (...) {
+      writer_error = std::current_exception();
+      inference->Abort(writer_error);
+    }
+  });
+  try {
+    read();
+    inference->Finished();
+  } catch (...) {
+    inference->Abort(std::current_exception());
+    writer.join();
+    throw;
+  }
+  writer.join();
+  if (writer_error) std::rethrow_exception(writer_error);
+}
+
 void ComputeUtterancesBatched(const NnetBatchComputerOptions &opts,
                               const Nnet &nnet, const VectorView &log_priors,
                               IvectorTables *ivectors,
@@ -67,20 +80,16 @@ void ComputeUtterancesBatched(const NnetBatchComputerOptions &opts,
   InferenceReader reader(feature_rspecifier, ivectors,
                          inference.Computer().IvectorDim());
   InferenceWriter writer(matrix_wspecifier, output_opts);
-  std::exception_ptr writer_error;
-  std::thread writer_thread(WriteOutputs, &inference, &writer, &writer_error);
   int64_t num_fail = 0;
-  try {
-    num_fail = ReadInputs(&reader, &inference);
-    reader.Close();
-    inference.Finished();
-  } catch (...) {
-    inference.Abort(std::current_exception());
-    writer_thread.join();
-    throw;
-  }
-  writer_thread.join();
-  if (writer_error) std::rethrow_exception(writer_error);
+  RunBatchPipeline(
+      &inference,
+      [&] {
+        num_fail = ReadInputs(&reader, &inference);
+        reader.Close();
+      },
+      [&](const std::string &key, Matrix *output, int64_t num_frames) {
+        writer.Write(key, num_frames, output);
+      });
   writer.Close();
   const double seconds = timer.Elapsed();
   NNET3_LOG << "Computed " << writer.NumFrames() << " input frames in "

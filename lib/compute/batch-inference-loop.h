@@ -26,15 +26,29 @@
 #ifndef NNET3_COMPUTE_BATCH_INFERENCE_LOOP_H_
 #define NNET3_COMPUTE_BATCH_INFERENCE_LOOP_H_
 
+#include <cstdint>
+#include <functional>
 #include <string>
 
 #include "compute/inference-loop.h"
 #include "compute/ivector-tables.h"
+#include "compute/nnet-batch-inference.h"
 #include "compute/nnet-batch-tasks.h"
+#include "matrix/matrix.h"
 #include "matrix/vector.h"
 #include "nnet/nnet.h"
 
 namespace nnet3 {
+
+// The thread plumbing, for loops of other shapes (x-vectors): runs `read`
+// (which hands utterances to `inference`) on this thread, then Finished();
+// meanwhile a writer thread calls `write` for every finished utterance in
+// input order. An exception in either stops both (Abort) and is rethrown
+// here once both have stopped.
+void RunBatchPipeline(
+    NnetBatchInference *inference, const std::function<void()> &read,
+    const std::function<void(const std::string &key, Matrix *output,
+                             int64_t num_input_frames)> &write);
 
 // `log_priors` may be empty (see NnetBatchComputer).
 void ComputeUtterancesBatched(const NnetBatchComputerOptions &opts,

@@ -4,6 +4,8 @@ outputs for one small i-vector network, for the command-line tests.
 
   inference-reference.py config > small.config
   inference-reference.py compute MODEL_TXT FEATS_TXT OUT_TXT [options]
+  inference-reference.py xvector-config > xvector.config
+  inference-reference.py xvector MODEL_TXT FEATS_TXT OUT_TXT [options]
 
 `config` prints the network (3-dim features, a 2-dim i-vector read with
 ReplaceIndex(ivector, t, 0), an affine layer over frames t-1..t+1 and the
@@ -25,6 +27,17 @@ writes the expected output as a text archive. Options:
   --exp: apply exp() to the output.
 Input frames outside the utterance repeat the edge frames. The network has
 no recurrence, so only the i-vector of each output frame's chunk matters.
+
+`xvector-config` prints a segment-level network (its output at t = 0
+reads input frames 0..3: Append of four Offsets, ReLU, an affine layer);
+`xvector` writes the x-vectors (a text archive of vectors) that Kaldi's
+nnet3-xvector-compute rule gives: --chunk-size=N (default -1: the whole
+utterance), --min-chunk-size=N (default 100), --pad-input=true|false
+(default true): chunks from the start, the last shorter; a chunk shorter
+than min-chunk-size padded with (missing // 2) copies of its first frame
+and the rest copies of its last if pad-input, else dropped; utterances
+shorter than min-chunk-size without pad-input, or with no chunk left, are
+skipped; the average of the chunk outputs weighted by real frames.
 """
 import math
 import sys
@@ -40,6 +53,17 @@ component-node name=a2 component=a2 input=Append(Offset(r1, -2), r1)
 component name=sm type=LogSoftmaxComponent dim=3
 component-node name=sm component=sm input=a2
 output-node name=output input=sm
+"""
+
+
+XVECTOR_CONFIG = """input-node name=input dim=3
+component name=a1 type=AffineComponent input-dim=12 output-dim=5 param-stddev=0.5 bias-stddev=0.5
+component-node name=a1 component=a1 input=Append(input, Offset(input, 1), Offset(input, 2), Offset(input, 3))
+component name=r1 type=RectifiedLinearComponent dim=5
+component-node name=r1 component=r1 input=a1
+component name=a2 type=AffineComponent input-dim=5 output-dim=4 param-stddev=0.5 bias-stddev=0.5
+component-node name=a2 component=a2 input=r1
+output-node name=output input=a2
 """
 
 
@@ -144,9 +168,51 @@ def write_matrix(f, key, rows):
         f.write('  ' + ' '.join('%.7g' % v for v in r) + (' ]\n' if i == len(rows) - 1 else ' \n'))
 
 
+def xvector_of_chunk(model, chunk):
+    x = chunk[0] + chunk[1] + chunk[2] + chunk[3]
+    h = [max(0.0, v) for v in affine(model['a1'], x)]
+    return affine(model['a2'], h)
+
+
+def xvectors(model, feats, opts, out_path):
+    chunk_size = int(opts.get('chunk-size', -1))
+    min_chunk = int(opts.get('min-chunk-size', 100))
+    pad = opts.get('pad-input', 'true') in ('true', '1')
+    with open(out_path, 'w') as f:
+        for key, x in feats.items():
+            n = len(x)
+            size = chunk_size
+            if not pad and n < min_chunk:
+                continue
+            if n < chunk_size or chunk_size == -1:
+                size = n
+            total, acc = 0, None
+            for begin in range(0, n, size):
+                chunk = x[begin:begin + size]
+                if len(chunk) < min_chunk:
+                    if not pad:
+                        continue
+                    missing = min_chunk - len(chunk)
+                    chunk = [chunk[0]] * (missing // 2) + chunk + [chunk[-1]] * (missing - missing // 2)
+                real = min(size, n - begin)
+                v = xvector_of_chunk(model, chunk)
+                acc = [real * a for a in v] if acc is None else [s + real * a for s, a in zip(acc, v)]
+                total += real
+            if acc is None:
+                continue
+            f.write(key + ' [ ' + ' '.join('%.7g' % (a / total) for a in acc) + ' ]\n')
+
+
 def main():
     if len(sys.argv) >= 2 and sys.argv[1] == 'config':
         sys.stdout.write(CONFIG)
+        return
+    if len(sys.argv) >= 2 and sys.argv[1] == 'xvector-config':
+        sys.stdout.write(XVECTOR_CONFIG)
+        return
+    if len(sys.argv) >= 5 and sys.argv[1] == 'xvector':
+        opts = dict(a[2:].split('=', 1) for a in sys.argv[5:])
+        xvectors(read_model(sys.argv[2]), read_archive(sys.argv[3]), opts, sys.argv[4])
         return
     if len(sys.argv) < 5 or sys.argv[1] != 'compute':
         die('usage: see the file comment')
