@@ -64,18 +64,23 @@ void NnetBatchInference::AcceptTasks(const std::string &utterance,
   if (aborted_) ThrowIfAborted();
   const double priority = -static_cast<double>(num_accepted_++);
   Utterance *u = utt.get();
+  std::vector<NnetInferenceTask *> to_accept;
+  to_accept.reserve(u->tasks.size());
   for (NnetInferenceTask &task : u->tasks) {
     task.output = &u->output;
     task.output_num_rows = num_output_rows;
     task.priority = priority;
     owner_[&task] = u;
+    to_accept.push_back(&task);
   }
   utterances_.push_back(std::move(utt));
-  max_in_flight_seen_ =
-      std::max(max_in_flight_seen_, static_cast<int32_t>(utterances_.size()));
+  max_in_flight_seen_ = std::max(max_in_flight_seen_,
+                                 static_cast<int32_t>(utterances_.size()));
   lock.unlock();
-  // Registered first: a task may be computed as soon as it is accepted.
-  for (NnetInferenceTask &task : u->tasks) computer_.AcceptTask(&task);
+  // Registered first: a task may be computed as soon as it is accepted, and
+  // once the last one is, the utterance may be written and freed (so `u`
+  // is not touched after this loop).
+  for (NnetInferenceTask *task : to_accept) computer_.AcceptTask(task);
   lock.lock();
   cv_.notify_all();
 }

@@ -15,7 +15,8 @@
 # Environment: N (default 200), MIN_FRAMES (300), MAX_FRAMES (1500), RUNS
 # (3), THREADS ("1 2"), PROFILE_UTTS (utterances for the perf profile,
 # default 40; 0 skips it), OPTS (extra options for both programs, e.g.
-# "--frames-per-chunk=50").
+# "--frames-per-chunk=50"), BATCH_OPTS (for nnet3-compute-batch only, e.g.
+# "--minibatch-size=32").
 # Details: both programs use their defaults (--frames-per-chunk=50; batch:
 # --minibatch-size=128); the model is prepared for test as both programs
 # do (batch-norm folded into the affine layers); the output (N x frames x
@@ -39,6 +40,7 @@ RUNS=${RUNS:-3}
 THREADS=${THREADS:-1 2}
 PROFILE_UTTS=${PROFILE_UTTS:-40}
 OPTS=${OPTS:-}
+BATCH_OPTS=${BATCH_OPTS:-}
 
 for p in nnet3-init nnet3-compute nnet3-compute-batch; do
   [ -x "$BIN/$p" ] || { echo "batch.sh: $BIN/$p not found; build it first (ninja -C $BUILD)" >&2; exit 1; }
@@ -100,7 +102,7 @@ FRAMES=$(cat "$TMP/frames")
 
 # Same output on a few utterances.
 "$BIN/nnet3-compute" $OPTS "$TMP/tdnn.raw" "ark:$TMP/check.ark" "ark:$TMP/simple.ark" 2> "$TMP/c1.log" || fail nnet3-compute "$TMP/c1.log"
-"$BIN/nnet3-compute-batch" $OPTS "$TMP/tdnn.raw" "ark:$TMP/check.ark" "ark:$TMP/batch.ark" 2> "$TMP/c2.log" || fail nnet3-compute-batch "$TMP/c2.log"
+"$BIN/nnet3-compute-batch" $OPTS $BATCH_OPTS "$TMP/tdnn.raw" "ark:$TMP/check.ark" "ark:$TMP/batch.ark" 2> "$TMP/c2.log" || fail nnet3-compute-batch "$TMP/c2.log"
 python3 - "$TMP/simple.ark" "$TMP/batch.ark" <<'PY'
 import array, struct, sys
 def read(p):
@@ -122,13 +124,15 @@ if d > 1e-3:
     sys.exit('outputs differ by %g' % d)
 PY
 
-# Timed runs: A B A B ... per thread count.
+# Timed runs: A B A B ... per thread count; user and system seconds kept
+# apart (system time is mostly page faults of newly mapped blocks).
 : > "$TMP/results"
 for t in $THREADS; do
   for run in $(seq 1 "$RUNS"); do
     for prog in nnet3-compute nnet3-compute-batch; do
+      extra=""; [ "$prog" = nnet3-compute-batch ] && extra=$BATCH_OPTS
       OPENBLAS_NUM_THREADS=$t /usr/bin/time -f '%e %U %S %M' -o "$TMP/time" \
-        "$BIN/$prog" $OPTS "$TMP/tdnn.raw" "ark:$TMP/feats.ark" ark:/dev/null \
+        "$BIN/$prog" $OPTS $extra "$TMP/tdnn.raw" "ark:$TMP/feats.ark" ark:/dev/null \
         2> "$TMP/run.log" || fail "$prog" "$TMP/run.log"
       echo "$t $prog $(cat "$TMP/time")" >> "$TMP/results"
     done
@@ -154,8 +158,9 @@ with open(tmp + '/profile.ark', 'wb') as f:
         i = end
 PY
   for prog in nnet3-compute nnet3-compute-batch; do
+    extra=""; [ "$prog" = nnet3-compute-batch ] && extra=$BATCH_OPTS
     OPENBLAS_NUM_THREADS=1 perf record -F 999 -o "$TMP/$prog.perf" -- \
-      "$BIN/$prog" $OPTS "$TMP/tdnn.raw" "ark:$TMP/profile.ark" ark:/dev/null \
+      "$BIN/$prog" $OPTS $extra "$TMP/tdnn.raw" "ark:$TMP/profile.ark" ark:/dev/null \
       > /dev/null 2>&1 || fail "perf record $prog" /dev/null
     perf report -i "$TMP/$prog.perf" --stdio --no-children --sort sym 2> /dev/null |
       awk -v p="$prog" '/^ +[0-9.]+%/ { v = $1; sub("%", "", v); total += v;
@@ -164,17 +169,18 @@ PY
   done
 fi
 
-python3 - "$TMP/results" "$TMP/gemm" "$FRAMES" "$N" "$BUILD" <<'PY'
+BATCH_OPTS=$BATCH_OPTS python3 - "$TMP/results" "$TMP/gemm" "$FRAMES" "$N" "$BUILD" <<'PY'
 import json, os, statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
 gemm = {l.split()[0]: (float(l.split()[1]), ' '.join(l.split()[2:])) for l in open(sys.argv[2]) if l.strip()}
 frames, n, build = int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 res = {}
 for t, prog, wall, user, sys_s, rss in rows:
-    r = res.setdefault((int(t), prog), {'wall': [], 'cpu': [], 'rss': []})
-    r['wall'].append(float(wall)); r['cpu'].append(float(user) + float(sys_s)); r['rss'].append(int(rss))
+    r = res.setdefault((int(t), prog), {'wall': [], 'user': [], 'sys': [], 'rss': []})
+    r['wall'].append(float(wall)); r['user'].append(float(user)); r['sys'].append(float(sys_s))
+    r['rss'].append(int(rss))
 print('%d utterances, %d frames; median of %d runs' % (n, frames, len(next(iter(res.values()))['wall'])))
-print('%-8s %-20s %12s %10s %10s %12s %8s' % ('threads', 'program', 'frames/s', 'wall s', 'cpu s', 'peak RSS MB', 'ratio'))
+print('%-8s %-20s %12s %10s %10s %10s %12s %8s' % ('threads', 'program', 'frames/s', 'wall s', 'user s', 'sys s', 'peak RSS MB', 'ratio'))
 out = []
 for (t, prog) in sorted(res):
     r = res[(t, prog)]
@@ -182,14 +188,16 @@ for (t, prog) in sorted(res):
     fps = frames / wall
     simple = frames / statistics.median(res[(t, 'nnet3-compute')]['wall'])
     entry = {'threads': t, 'program': prog, 'frames_per_second': round(fps, 1),
-             'wall_seconds': round(wall, 2), 'cpu_seconds': round(statistics.median(r['cpu']), 2),
+             'wall_seconds': round(wall, 2), 'user_seconds': round(statistics.median(r['user']), 2),
+             'sys_seconds': round(statistics.median(r['sys']), 2),
              'peak_rss_mb': round(max(r['rss']) / 1024.0, 1), 'ratio_to_nnet3_compute': round(fps / simple, 3)}
     out.append(entry)
-    print('%-8d %-20s %12.1f %10.2f %10.2f %12.1f %8.3f' % (t, prog, fps, wall, entry['cpu_seconds'],
-          entry['peak_rss_mb'], entry['ratio_to_nnet3_compute']))
+    print('%-8d %-20s %12.1f %10.2f %10.2f %10.2f %12.1f %8.3f' % (t, prog, fps, wall, entry['user_seconds'],
+          entry['sys_seconds'], entry['peak_rss_mb'], entry['ratio_to_nnet3_compute']))
 for prog, (share, top) in sorted(gemm.items()):
     print('%s, 1 thread: %.1f%% of CPU samples in sgemm; top: %s' % (prog, share, top))
 print(json.dumps({'benchmark': 'batch', 'utterances': n, 'frames': frames,
+                  'batch_opts': os.environ.get('BATCH_OPTS', ''),
                   'build': os.path.basename(os.path.normpath(build)), 'results': out,
                   'gemm_share_percent': {p: g for p, (g, _) in gemm.items()}}))
 PY
