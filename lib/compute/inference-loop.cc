@@ -99,7 +99,9 @@ void ReportInference(double seconds, int64_t num_success, int64_t num_fail,
 void ComputeUtterances(UtteranceComputer *computer, IvectorTables *ivectors,
                        const InferenceOutputOptions &opts,
                        const std::string &feature_rspecifier,
-                       const std::string &matrix_wspecifier) {
+                       const std::string &matrix_wspecifier,
+                       const VectorView *log_priors, float acoustic_scale) {
+  if (log_priors != nullptr && log_priors->Dim() == 0) log_priors = nullptr;
   Timer timer;
   InferenceReader reader(feature_rspecifier, ivectors, computer->IvectorDim());
   InferenceWriter writer(matrix_wspecifier, opts);
@@ -108,6 +110,13 @@ void ComputeUtterances(UtteranceComputer *computer, IvectorTables *ivectors,
     computer->ComputeUtterance(reader.Key(), reader.Features(),
                                reader.Ivector(), reader.OnlineIvectors(),
                                reader.OnlineIvectorPeriod(), &output);
+    if (log_priors != nullptr) {
+      if (log_priors->Dim() != output.NumCols())
+        NNET3_ERR << "The priors have dimension " << log_priors->Dim()
+                  << " but the network's output has dimension "
+                  << output.NumCols();
+      output.AddVecToRows(-acoustic_scale, *log_priors);
+    }
     writer.Write(reader.Key(), reader.Features().NumRows(), &output);
   }
   reader.Close();

@@ -114,11 +114,18 @@ void ReportInference(double seconds, int64_t num_success, int64_t num_fail,
                      int64_t num_frames, const std::string &feature_rspecifier);
 
 // nnet3-compute's loop: every utterance of `feature_rspecifier` through
-// `computer`, written to `matrix_wspecifier`, then ReportInference.
+// `computer`, written to `matrix_wspecifier`, then ReportInference. With
+// `log_priors` (for --use-priors; null or empty: none), every output row
+// gets acoustic_scale · log_priors subtracted before --apply-exp: the
+// computer's output is acoustic_scale · log-probabilities, so this gives
+// Kaldi's (log-prob − log-prior) · acoustic_scale. UserError if the
+// priors' dimension is not the output's.
 void ComputeUtterances(UtteranceComputer *computer, IvectorTables *ivectors,
                        const InferenceOutputOptions &opts,
                        const std::string &feature_rspecifier,
-                       const std::string &matrix_wspecifier);
+                       const std::string &matrix_wspecifier,
+                       const VectorView *log_priors = nullptr,
+                       float acoustic_scale = 1.0f);
 
 }  // namespace nnet3
 

@@ -74,8 +74,8 @@ void NnetBatchInference::AcceptTasks(const std::string &utterance,
     to_accept.push_back(&task);
   }
   utterances_.push_back(std::move(utt));
-  max_in_flight_seen_ = std::max(max_in_flight_seen_,
-                                 static_cast<int32_t>(utterances_.size()));
+  max_in_flight_seen_ =
+      std::max(max_in_flight_seen_, static_cast<int32_t>(utterances_.size()));
   lock.unlock();
   // Registered first: a task may be computed as soon as it is accepted, and
   // once the last one is, the utterance may be written and freed (so `u`
