@@ -3,6 +3,7 @@
 // compilation statistics, optionally before and after optimization.
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "base/error.h"
 #include "base/options.h"
@@ -10,8 +11,12 @@
 #include "compile/compile-info.h"
 #include "nnet/nnet-utils.h"
 #include "nnet/nnet.h"
+#include "optimize/looped-compile-info.h"
 #include "optimize/nnet-optimize-options.h"
 #include "optimize/optimize-info.h"
+#include "train/am-nnet-simple.h"
+#include "train/egs-compile-info.h"
+#include "train/nnet-example.h"
 #include "util/kaldi-io.h"
 
 namespace {
@@ -37,15 +42,34 @@ const char *const kUsage =
     "'ivector' input at t=0 per sequence if the network has one. With the\n"
     "shortcut (more than 2 sequences) the graph and steps shown are those\n"
     "of the two-sequence request actually compiled.\n"
+    "With egs, each (merged) example gives the request nnet3-train builds\n"
+    "for it (--store-component-stats as nnet3-train's, default true), or\n"
+    "with --for-compute-prob the one nnet3-compute-prob builds (the model\n"
+    "prepared as --prepare-for-test does); equal requests (the same\n"
+    "compilation-cache key) are shown once, the first --max-requests of\n"
+    "them, each under a heading giving its minibatch count.\n"
     "--show: a comma-separated list of request, graph, steps, computation,\n"
-    "stats, before-after; --format=json writes one JSON object (stats as\n"
+    "stats, before-after, memory; --format=json writes one JSON object (stats "
+    "as\n"
     "top-level keys: cindexes, steps, commands, matrices, submatrices,\n"
     "peak_memory_bytes, total_memory_bytes, seconds; the shown steps as\n"
     "step_list; before-after as \"before\" and \"after\" objects with\n"
-    "commands, matrices, submatrices, peak_memory_bytes, seconds; --repeat\n"
-    "as \"repeat\": {seconds: [...], hits, misses});\n"
+    "commands, matrices, submatrices, peak_memory_bytes, seconds; memory as\n"
+    "\"memory\": {peak_bytes, peak_command, bytes_after_command,\n"
+    "live_at_peak}; --repeat as \"repeat\": {seconds: [...], hits, misses});\n"
+    "with egs {\"requests\": [...]}, one such object (plus \"heading\") each.\n"
     "--format=dot writes a Graphviz digraph of the steps and the matrices\n"
-    "they read and write (whatever --show says).\n"
+    "they read and write (whatever --show says). --format=html writes one\n"
+    "self-contained page (no scripts, nothing fetched): the request, the\n"
+    "memory timeline before and after optimization with its peak and the\n"
+    "matrices live there, the steps graph (--steps-layout) and the command\n"
+    "list with linked matrices; --show=before-after puts the unoptimized\n"
+    "and optimized listings side by side. --format=svg draws --show=memory\n"
+    "(the memory timeline) or --show=steps (the steps graph) alone.\n"
+    "--looped shows instead the looped computation that looped inference\n"
+    "(nnet3-compute --looped=true) runs: chunks of --frames frames, the\n"
+    "first with --extra-left-context more frames, the loop (label, goto,\n"
+    "matrices carried from chunk to chunk) and its stats (text only).\n"
     "\n"
     "Usage:  nnet3-compile-info [options] <raw-nnet> [<egs-rspecifier>]\n"
     "e.g.:\n"
@@ -55,7 +79,14 @@ const char *const kUsage =
     "  nnet3-compile-info --num-sequences=128 --frames=8 \\\n"
     "     --need-model-derivative --show=before-after 0.raw\n"
     "  nnet3-compile-info --format=dot 0.raw | dot -Tsvg > steps.svg\n"
-    "See also: nnet3-info, nnet3-init\n";
+    "  nnet3-compile-info --format=html exp/tdnn/0.raw ark:egs.1.ark > c.html\n"
+    "  nnet3-compile-info --format=html exp/tdnn/0.raw \\\n"
+    "     'ark:nnet3-merge-egs --minibatch-size=128 ark:egs.1.ark ark:- |' \\\n"
+    "     > c.html   # unmerged egs: merge them as the training pipe does\n"
+    "  nnet3-compile-info --format=svg --show=memory 0.raw ark:egs.1.ark \\\n"
+    "     > memory.svg\n"
+    "  nnet3-compile-info --looped --frames=20 final.raw\n"
+    "See also: nnet3-info, nnet3-init, nnet3-train, nnet3-compute-prob\n";
 
 }  // namespace
 
@@ -65,7 +96,11 @@ int main(int argc, char *argv[]) {
     OptionsRegistry po(kUsage);
     CompileInfoOptions opts;
     NnetOptimizeOptions optimize_opts;
+    bool looped = false;
     opts.Register(&po);
+    po.Register("looped", &looped,
+                "Show the looped computation (one chunk per loop iteration) "
+                "used by looped inference, instead of one request's");
     OptionsRegistry optimize_po("optimization", &po);
     optimize_opts.Register(&optimize_po);
     po.Read(argc, argv);
@@ -73,29 +108,42 @@ int main(int argc, char *argv[]) {
       po.PrintUsage();
       return 1;
     }
-    const CompileInfoShow show = ParseCompileInfoShow(opts);
-    if (po.NumArgs() == 2)
-      NNET3_ERR << "egs input is not supported yet (got '" << po.GetArg(2)
-                << "'); describe the request with --num-sequences, --frames "
-                   "or --output-range and the context options instead";
+    CompileInfoShow show = ParseCompileInfoShow(opts);
+    const bool have_egs = po.NumArgs() == 2;
+    EgsRequestOptions egs_opts;
+    if (have_egs)
+      egs_opts = GetEgsRequestOptions(opts, po);
+    else
+      CheckNoEgsOptions(po);
     Nnet nnet;
-    ReadKaldiObject(po.GetArg(1), &nnet);
-    if (opts.prepare_for_test) {
+    ReadNnetFromRawOrAm(po.GetArg(1), &nnet);
+    if (opts.prepare_for_test || egs_opts.for_compute_prob) {
       SetBatchnormTestMode(true, &nnet);
       SetDropoutTestMode(true, &nnet);
       CollapseModel(CollapseModelConfig(), &nnet);
     }
-    ComputationRequest request;
-    BuildCompileInfoRequest(nnet, opts, &request);
-    CompileInfo info;
-    CompileForInfo(nnet, request, opts.use_shortcut, &info);
-    if (opts.optimize) OptimizeForInfo(nnet, optimize_opts, &info);
-    CachingOptimizingCompilerOptions compiler_opts;
-    compiler_opts.use_shortcut = opts.use_shortcut;
-    if (!opts.optimize) optimize_opts.optimize = false;
-    RepeatCompileForInfo(nnet, optimize_opts, compiler_opts, request,
-                         opts.repeat, &info);
-    PrintCompileInfo(nnet, info, show, std::cout);
+    if (looped && have_egs)
+      NNET3_ERR << "--looped takes no egs rspecifier (it shows a request's)";
+    if (looped) {
+      PrintLoopedCompileInfo(nnet, opts, optimize_opts, show, std::cout);
+      std::cout << std::flush;
+      return 0;
+    }
+    std::vector<CompileInfoEntry> entries(1);
+    if (have_egs) {
+      EgsRequestCollector collector(nnet, egs_opts);
+      SequentialNnetExampleReader reader(po.GetArg(2));
+      for (; !reader.Done(); reader.Next())
+        collector.Add(reader.Key(), reader.Value());
+      CompileEgsRequests(nnet, collector, opts, optimize_opts, &entries);
+    } else {
+      ComputationRequest request;
+      BuildCompileInfoRequest(nnet, opts, &request);
+      CompileInfoForRequest(nnet, request, opts, optimize_opts,
+                            &entries[0].info);
+    }
+    show.title = po.GetArg(1) + (have_egs ? " " + po.GetArg(2) : "");
+    PrintCompileInfoEntries(nnet, entries, show, std::cout);
     std::cout << std::flush;
     return 0;
   });

@@ -10,6 +10,7 @@
 #include "compute/nnet-batch-tasks.h"
 #include "device/device.h"
 #include "nnet/nnet-utils.h"
+#include "train/am-nnet-simple.h"
 #include "util/kaldi-io.h"
 
 namespace {
@@ -55,16 +56,13 @@ int main(int argc, char *argv[]) {
       return 1;
     }
     SelectDevice(device_opts);
-    if (use_priors)
-      NNET3_ERR << "--use-priors needs a .mdl model; not available in this "
-                   "build yet (give a raw network and leave --use-priors off)";
     Nnet nnet;
-    ReadKaldiObject(po.GetArg(1), &nnet);
+    Vector log_priors;
+    ReadNnetAndLogPriors(po.GetArg(1), use_priors, &nnet, &log_priors);
     SetBatchnormTestMode(true, &nnet);
     SetDropoutTestMode(true, &nnet);
     CollapseModel(CollapseModelConfig(), &nnet);
-    const Vector no_priors;
-    ComputeUtterancesBatched(opts, nnet, no_priors, &ivectors, output_opts,
+    ComputeUtterancesBatched(opts, nnet, log_priors, &ivectors, output_opts,
                              po.GetArg(2), po.GetArg(3));
     return 0;
   });

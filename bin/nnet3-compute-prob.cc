@@ -9,6 +9,7 @@
 #include "nnet/nnet-utils.h"
 #include "nnet/nnet.h"
 #include "optimize/caching-compiler.h"
+#include "train/am-nnet-simple.h"
 #include "train/nnet-diagnostics.h"
 #include "train/nnet-example.h"
 #include "util/kaldi-io.h"
@@ -57,7 +58,7 @@ int main(int argc, char *argv[]) {
     const std::string nnet_rxfilename = po.GetArg(1),
                       examples_rspecifier = po.GetArg(2);
     Nnet nnet;
-    ReadKaldiObject(nnet_rxfilename, &nnet);
+    ReadNnetFromRawOrAm(nnet_rxfilename, &nnet);
     if (batchnorm_test_mode) SetBatchnormTestMode(true, &nnet);
     if (dropout_test_mode) SetDropoutTestMode(true, &nnet);
     if (collapse_model) CollapseModel(CollapseModelConfig(), &nnet);

@@ -13,6 +13,7 @@
 #include "base/timer.h"
 #include "device/device.h"
 #include "nnet/nnet.h"
+#include "train/am-nnet-simple.h"
 #include "train/example-computation.h"
 #include "train/nnet-example.h"
 #include "train/nnet-training.h"
@@ -91,7 +92,7 @@ int main(int argc, char *argv[]) {
                       examples_rspecifier = po.GetArg(2),
                       nnet_wxfilename = po.GetArg(3);
     Nnet nnet;
-    ReadKaldiObject(nnet_rxfilename, &nnet);
+    ReadNnetFromRawOrAm(nnet_rxfilename, &nnet);
     NnetTrainer trainer(train_config, &nnet, static_cast<uint32_t>(srand_seed));
     int64_t num_egs = 0;
     {

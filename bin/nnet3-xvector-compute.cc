@@ -7,6 +7,7 @@
 #include "device/device.h"
 #include "nnet/nnet-utils.h"
 #include "optimize/caching-compiler.h"
+#include "train/am-nnet-simple.h"
 #include "util/kaldi-io.h"
 
 namespace {
@@ -63,7 +64,7 @@ int main(int argc, char *argv[]) {
     // Kaldi's tool compiles with these (not with --compiler.*).
     batch_opts.compiler_config = compiler_config;
     Nnet nnet;
-    ReadKaldiObject(po.GetArg(1), &nnet);
+    ReadNnetFromRawOrAm(po.GetArg(1), &nnet);
     SetBatchnormTestMode(true, &nnet);
     SetDropoutTestMode(true, &nnet);
     CollapseModel(CollapseModelConfig(), &nnet);

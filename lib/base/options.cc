@@ -133,6 +133,11 @@ std::string OptionsRegistry::GetOptArg(int i) const {
   return (i >= 1 && i <= NumArgs()) ? positional_[i - 1] : "";
 }
 
+bool OptionsRegistry::WasGiven(const std::string &name) const {
+  if (parent_ != nullptr) return parent_->WasGiven(prefix_ + "." + name);
+  return given_.count(NormalizeName(name)) > 0;
+}
+
 void OptionsRegistry::PrintUsage() const {
   NNET3_ASSERT(parent_ == nullptr);
   std::ostringstream os;
@@ -216,6 +221,7 @@ void OptionsRegistry::Apply(const std::vector<std::string> &args) {
                 << "=VALUE";
     }
     cli_args.push_back("--" + name + "=" + value);
+    given_.insert(name);
   }
   std::reverse(cli_args.begin(), cli_args.end());
   try {
@@ -229,6 +235,7 @@ int OptionsRegistry::Read(int argc, const char *const argv[]) {
   NNET3_ASSERT(parent_ == nullptr);
   std::vector<std::string> option_args;
   positional_.clear();
+  given_.clear();
   int i = 1;
   for (; i < argc; i++) {
     std::string arg = argv[i];

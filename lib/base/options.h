@@ -27,6 +27,7 @@
 #include <exception>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,10 @@ class OptionsRegistry {
   std::string GetArg(int i) const;
   // "" if fewer than i positional arguments.
   std::string GetOptArg(int i) const;
+  // Whether the last Read() set option `name` (on the command line or in a
+  // --config file), e.g. to tell a default from an explicit value. On a
+  // sub-registry, `name` is without the prefix.
+  bool WasGiven(const std::string &name) const;
   // Usage text, option list and standard options, to stderr.
   void PrintUsage() const;
 
@@ -88,6 +93,7 @@ class OptionsRegistry {
   std::map<std::string, std::unique_ptr<Option>> options_;  // by normalized name
   std::vector<std::string> order_;                          // registration order
   std::vector<std::string> positional_;
+  std::set<std::string> given_;  // normalized names set by the last Read()
   bool print_args_ = true;
   bool help_ = false;
   int32_t verbose_ = 0;

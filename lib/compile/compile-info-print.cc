@@ -9,7 +9,10 @@
 
 #include "base/error.h"
 #include "base/text-utils.h"
+#include "compile/compile-info-html.h"
+#include "compile/compile-info-steps.h"
 #include "compile/compile-info.h"
+#include "compile/memory-timeline.h"
 
 namespace nnet3 {
 
@@ -43,27 +46,6 @@ std::string StepNodeName(const Nnet &nnet, const CompileInfo &info,
                          size_t step) {
   if (info.steps[step].empty()) return "(empty)";
   return nnet.GetNodeName(info.graph.cindexes[info.steps[step][0]].first);
-}
-
-// "n=0:1 t=-6:6" (x only when not all 0; blank rows do not count for t).
-std::string IndexRange(const std::vector<Index> &indexes) {
-  if (indexes.empty()) return "no rows";
-  const int32_t kMax = std::numeric_limits<int32_t>::max();
-  int32_t n0 = kMax, n1 = -kMax, t0 = kMax, t1 = -kMax, x0 = kMax, x1 = -kMax;
-  for (const Index &i : indexes) {
-    n0 = std::min(n0, i.n);
-    n1 = std::max(n1, i.n);
-    x0 = std::min(x0, i.x);
-    x1 = std::max(x1, i.x);
-    if (i.t == kNoTime) continue;
-    t0 = std::min(t0, i.t);
-    t1 = std::max(t1, i.t);
-  }
-  std::ostringstream os;
-  os << "n=" << n0 << ':' << n1;
-  if (t0 <= t1) os << " t=" << t0 << ':' << t1;
-  if (x0 != 0 || x1 != 0) os << " x=" << x0 << ':' << x1;
-  return os.str();
 }
 
 // ---- text ----
@@ -124,6 +106,37 @@ void PrintBeforeAfterText(const Nnet &nnet, const CompileInfo &info,
   }
 }
 
+// "value of tdnn1.affine" / "deriv of ..." from the debug info; "" if none.
+std::string MatrixHolds(const Nnet &nnet, const NnetComputation &c, int32_t m) {
+  if (static_cast<size_t>(m) >= c.matrix_debug_info.size() ||
+      c.matrix_debug_info[m].cindexes.empty())
+    return "";
+  const NnetComputation::MatrixDebugInfo &d = c.matrix_debug_info[m];
+  const int32_t node = d.cindexes[0].first;
+  return std::string(d.is_deriv ? "deriv of " : "value of ") +
+         (node >= 0 && node < nnet.NumNodes() ? nnet.GetNodeName(node)
+                                              : "node " + std::to_string(node));
+}
+
+void PrintMemoryText(const Nnet &nnet, const CompileInfo &info,
+                     std::ostream &os) {
+  MemoryTimeline t;
+  const NnetComputation &c = ShownComputation(info);
+  ComputeMemoryTimeline(c, &t);
+  os << "# memory (live matrix bytes after each command)\n"
+     << "peak-memory-bytes: " << t.peak_bytes << "\n"
+     << "peak-command: c" << t.peak_command << "\n"
+     << "bytes-after-command:";
+  for (int64_t b : t.bytes_after) os << " " << b;
+  os << "\n# matrices live at the peak, largest first\n";
+  for (int32_t m : MatricesLiveAtPeak(t)) {
+    os << "m" << m << ": " << t.held_at_peak[m] << " bytes ("
+       << c.matrices[m].num_rows << "x" << c.matrices[m].num_cols << ")";
+    const std::string holds = MatrixHolds(nnet, c, m);
+    os << (holds.empty() ? "" : " ") << holds << "\n";
+  }
+}
+
 void PrintRepeatText(const CompileInfo &info, std::ostream &os) {
   if (info.repeat_seconds.empty()) return;
   os << "# repeat\nrepeat-seconds:";
@@ -161,6 +174,7 @@ void PrintText(const Nnet &nnet, const CompileInfo &info,
   }
   if (show.stats) PrintStatsText(ShownStats(info), info.optimized, os);
   if (show.before_after) PrintBeforeAfterText(nnet, info, show, os);
+  if (show.memory) PrintMemoryText(nnet, info, os);
   PrintRepeatText(info, os);
 }
 
@@ -272,11 +286,40 @@ void PrintJsonStats(const CompileInfoStats &s, bool optimized,
   os << "}";
 }
 
+void PrintJsonMemory(const Nnet &nnet, const CompileInfo &info,
+                     std::ostream &os) {
+  MemoryTimeline t;
+  const NnetComputation &c = ShownComputation(info);
+  ComputeMemoryTimeline(c, &t);
+  os << "  \"memory\": {\"peak_bytes\": " << t.peak_bytes
+     << ", \"peak_command\": " << t.peak_command
+     << ",\n    \"bytes_after_command\": [";
+  for (size_t k = 0; k < t.bytes_after.size(); k++)
+    os << (k == 0 ? "" : ", ") << t.bytes_after[k];
+  os << "],\n    \"live_at_peak\": [";
+  const std::vector<int32_t> live = MatricesLiveAtPeak(t);
+  for (size_t i = 0; i < live.size(); i++) {
+    const int32_t m = live[i];
+    os << (i == 0 ? "" : ", ") << "{\"matrix\": " << m
+       << ", \"bytes\": " << t.held_at_peak[m]
+       << ", \"rows\": " << c.matrices[m].num_rows
+       << ", \"cols\": " << c.matrices[m].num_cols
+       << ", \"holds\": " << JsonString(MatrixHolds(nnet, c, m)) << "}";
+  }
+  os << "]}";
+}
+
+// `heading` (if not null) is written as the first member.
 void PrintJson(const Nnet &nnet, const CompileInfo &info,
-               const CompileInfoShow &show, std::ostream &os) {
+               const CompileInfoShow &show, const std::string *heading,
+               std::ostream &os) {
   // Members are written with a leading separator after the first.
   const char *sep = "\n";
   os << "{";
+  if (heading != nullptr) {
+    os << sep << "  \"heading\": " << JsonString(*heading);
+    sep = ",\n";
+  }
   if (show.request) {
     os << sep << "  \"request\": ";
     PrintJsonRequest(info.request, os);
@@ -322,6 +365,11 @@ void PrintJson(const Nnet &nnet, const CompileInfo &info,
     PrintJsonSide(info.optimized_stats, os);
     sep = ",\n";
   }
+  if (show.memory) {
+    os << sep;
+    PrintJsonMemory(nnet, info, os);
+    sep = ",\n";
+  }
   if (!info.repeat_seconds.empty()) {
     os << sep << "  \"repeat\": {\"seconds\": [";
     for (size_t i = 0; i < info.repeat_seconds.size(); i++)
@@ -330,117 +378,6 @@ void PrintJson(const Nnet &nnet, const CompileInfo &info,
        << ", \"misses\": " << info.repeat_misses << "}";
   }
   os << "\n}\n";
-}
-
-// ---- dot ----
-
-std::string DotLabel(const std::string &s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '\n') {
-      out += "\\n";  // a line break in the label
-      continue;
-    }
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
-// The matrices of the steps, found through the compiler's debug info
-// (matrices keep their numbers through the shortcut's expansion).
-struct StepMatrices {
-  std::vector<int32_t> value, deriv;       // per step; 0 if none
-  std::vector<std::vector<int32_t>> deps;  // steps each step reads
-};
-
-StepMatrices FindStepMatrices(const CompileInfo &info) {
-  const NnetComputation &compiled =
-      info.stats.used_shortcut ? info.mini_computation : info.computation;
-  std::map<std::pair<bool, std::vector<Cindex>>, int32_t> by_rows;
-  for (size_t m = 1; m < compiled.matrix_debug_info.size(); m++) {
-    const NnetComputation::MatrixDebugInfo &d = compiled.matrix_debug_info[m];
-    by_rows.emplace(std::make_pair(d.is_deriv, d.cindexes),
-                    static_cast<int32_t>(m));
-  }
-  const size_t num_steps = info.steps.size();
-  StepMatrices ans;
-  ans.value.assign(num_steps, 0);
-  ans.deriv.assign(num_steps, 0);
-  ans.deps.resize(num_steps);
-  for (size_t s = 0; s < num_steps; s++) {
-    std::vector<Cindex> rows;
-    for (int32_t id : info.steps[s]) rows.push_back(info.graph.cindexes[id]);
-    auto v = by_rows.find(std::make_pair(false, rows));
-    if (v != by_rows.end()) ans.value[s] = v->second;
-    auto d = by_rows.find(std::make_pair(true, rows));
-    if (d != by_rows.end()) ans.deriv[s] = d->second;
-  }
-  return ans;
-}
-
-// Steps that step s reads (as the compiler sees it: a component step reads
-// its component-input step, just before it).
-void FindStepDependencies(const Nnet &nnet, const CompileInfo &info,
-                          StepMatrices *sm) {
-  std::vector<int32_t> step_of(info.graph.cindexes.size(), -1);
-  for (size_t s = 0; s < info.steps.size(); s++)
-    for (int32_t id : info.steps[s]) step_of[id] = static_cast<int32_t>(s);
-  for (size_t s = 0; s < info.steps.size(); s++) {
-    const std::vector<int32_t> &step = info.steps[s];
-    if (step.empty() || info.graph.is_input[step[0]]) continue;
-    std::vector<int32_t> &deps = sm->deps[s];
-    if (nnet.IsComponentNode(info.graph.cindexes[step[0]].first)) {
-      deps.push_back(static_cast<int32_t>(s) - 1);
-      continue;
-    }
-    for (int32_t id : step)
-      for (int32_t dep : info.graph.dependencies[id])
-        if (step_of[dep] >= 0) deps.push_back(step_of[dep]);
-    std::sort(deps.begin(), deps.end());
-    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
-  }
-}
-
-void PrintDot(const Nnet &nnet, const CompileInfo &info, std::ostream &os) {
-  StepMatrices sm = FindStepMatrices(info);
-  FindStepDependencies(nnet, info, &sm);
-  const NnetComputation &c = info.computation;
-  os << "digraph compilation {\n"
-     << "  // Steps (boxes) write their value matrices (ellipses) and their\n"
-     << "  // derivatives (dashed); edges into a step are what it reads.\n"
-     << "  node [fontname=\"Helvetica\"];\n";
-  if (info.stats.used_shortcut)
-    os << "  // Shortcut: steps of the two-sequence request; matrices of all "
-       << info.stats.num_n_values << " sequences.\n";
-  std::vector<bool> matrix_shown(c.matrices.size(), false);
-  auto show_matrix = [&](int32_t m, bool deriv) {
-    if (m == 0 || matrix_shown[m]) return;
-    matrix_shown[m] = true;
-    std::ostringstream label;
-    label << "m" << m << " " << c.matrices[m].num_rows << "x"
-          << c.matrices[m].num_cols << (deriv ? " (deriv)" : "");
-    os << "  m" << m << " [shape=ellipse" << (deriv ? ", style=dashed" : "")
-       << ", label=" << DotLabel(label.str()) << "];\n";
-  };
-  for (size_t s = 0; s < info.steps.size(); s++) {
-    std::string label = "step " + std::to_string(s) + ": " +
-                        StepNodeName(nnet, info, s) + "\n" +
-                        IndexRange(StepIndexes(info, s));
-    os << "  s" << s << " [shape=box, label=" << DotLabel(label) << "];\n";
-    show_matrix(sm.value[s], false);
-    show_matrix(sm.deriv[s], true);
-    if (sm.value[s] != 0) os << "  s" << s << " -> m" << sm.value[s] << ";\n";
-    if (sm.deriv[s] != 0)
-      os << "  s" << s << " -> m" << sm.deriv[s] << " [style=dashed];\n";
-    for (int32_t d : sm.deps[s]) {
-      if (sm.value[d] != 0)
-        os << "  m" << sm.value[d] << " -> s" << s << ";\n";
-      else  // a dim-range step: a view of its source's matrix
-        os << "  s" << d << " -> s" << s << ";\n";
-    }
-  }
-  os << "}\n";
 }
 
 }  // namespace
@@ -455,11 +392,48 @@ void PrintCompileInfo(const Nnet &nnet, const CompileInfo &info,
       PrintText(nnet, info, show, os);
       break;
     case CompileInfoShow::kJson:
-      PrintJson(nnet, info, show, os);
+      PrintJson(nnet, info, show, nullptr, os);
       break;
     case CompileInfoShow::kDot:
-      PrintDot(nnet, info, os);
+      PrintStepGraphDot(nnet, info, os);
       break;
+    case CompileInfoShow::kHtml:
+    case CompileInfoShow::kSvg:
+      PrintCompileInfoEntries(nnet, {CompileInfoEntry{"", info}}, show, os);
+      break;
+  }
+}
+
+void PrintCompileInfoEntries(const Nnet &nnet,
+                             const std::vector<CompileInfoEntry> &entries,
+                             const CompileInfoShow &show, std::ostream &os) {
+  NNET3_ASSERT(!entries.empty());
+  for (const CompileInfoEntry &e : entries)
+    if (show.before_after && !e.info.optimized)
+      NNET3_ERR << "--show=before-after needs the optimized computation "
+                   "(--optimize=true)";
+  if (show.format == CompileInfoShow::kHtml)
+    return WriteCompileInfoHtml(nnet, entries, show, os);
+  if (show.format == CompileInfoShow::kSvg)
+    return WriteCompileInfoSvg(nnet, entries, show, os);
+  const bool single = entries.size() == 1 && entries[0].heading.empty();
+  if (single) return PrintCompileInfo(nnet, entries[0].info, show, os);
+  if (show.format == CompileInfoShow::kJson) {
+    os << "{\"requests\": [\n";
+    for (size_t i = 0; i < entries.size(); i++) {
+      if (i > 0) os << ",\n";
+      std::ostringstream one;
+      PrintJson(nnet, entries[i].info, show, &entries[i].heading, one);
+      std::string text = one.str();
+      os << text.substr(0, text.size() - 1);  // without its newline
+    }
+    os << "\n]}\n";
+    return;
+  }
+  for (const CompileInfoEntry &e : entries) {
+    if (show.format == CompileInfoShow::kText)
+      os << "# ==== " << e.heading << "\n";
+    PrintCompileInfo(nnet, e.info, show, os);
   }
 }
 

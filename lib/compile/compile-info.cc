@@ -13,6 +13,7 @@
 #include "compile/computation-steps.h"
 #include "compile/nnet-context.h"
 #include "compile/shortcut-compile.h"
+#include "compile/steps-svg.h"
 
 namespace nnet3 {
 
@@ -40,8 +41,22 @@ void CompileInfoOptions::Register(OptionsRegistry *opts) {
                  "Compile StoreStats for components that keep statistics");
   opts->Register("show", &show,
                  "What to show, a comma-separated list of request, graph, "
-                 "steps, computation, stats, before-after");
-  opts->Register("format", &format, "Output format: text, json or dot");
+                 "steps, computation, stats, before-after, memory");
+  opts->Register("format", &format,
+                 "Output format: text, json, dot, html (one self-contained "
+                 "page) or svg (with --show=memory or --show=steps)");
+  opts->Register("steps-layout", &steps_layout,
+                 "How html and svg draw the steps graph: plain (our own "
+                 "layout: compact boxes in columns), dot (Graphviz's "
+                 "layout of --format=dot's graph) or auto (dot when "
+                 "installed, else plain)");
+  opts->Register("for-compute-prob", &for_compute_prob,
+                 "With egs: build each request as nnet3-compute-prob does "
+                 "(no derivatives; the model prepared as by "
+                 "--prepare-for-test) instead of as nnet3-train does");
+  opts->Register("max-requests", &max_requests,
+                 "With egs: show at most this many distinct requests (in "
+                 "the order they first appear)");
   opts->Register("optimize", &optimize,
                  "Optimize the computation (with the --optimization.* "
                  "options) as the caching compiler does; false shows the "
@@ -76,10 +91,12 @@ CompileInfoShow ParseCompileInfoShow(const CompileInfoOptions &opts) {
       show.stats = true;
     } else if (name == "before-after") {
       show.before_after = true;
+    } else if (name == "memory") {
+      show.memory = true;
     } else {
       NNET3_ERR << "--show: unknown item '" << name << "' in '" << opts.show
                 << "' (expected a comma-separated list of request, graph, "
-                   "steps, computation, stats, before-after)";
+                   "steps, computation, stats, before-after, memory)";
     }
   }
   if (opts.format == "text") {
@@ -88,10 +105,23 @@ CompileInfoShow ParseCompileInfoShow(const CompileInfoOptions &opts) {
     show.format = CompileInfoShow::kJson;
   } else if (opts.format == "dot") {
     show.format = CompileInfoShow::kDot;
+  } else if (opts.format == "html") {
+    show.format = CompileInfoShow::kHtml;
+  } else if (opts.format == "svg") {
+    show.format = CompileInfoShow::kSvg;
+    if (show.memory == show.steps)
+      NNET3_ERR << "--format=svg draws one picture: give --show=memory (the "
+                   "memory timeline) or --show=steps (the steps graph), got "
+                   "--show='"
+                << opts.show << "'";
   } else {
     NNET3_ERR << "--format: unknown format '" << opts.format
-              << "' (expected text, json or dot)";
+              << "' (expected text, json, dot, html or svg)";
   }
+  ParseStepsLayout(opts.steps_layout);  // UserError if unknown
+  show.steps_layout = opts.steps_layout;
+  if (opts.max_requests < 1)
+    NNET3_ERR << "--max-requests must be at least 1, got " << opts.max_requests;
   if (show.before_after && !opts.optimize)
     NNET3_ERR << "--show=before-after compares the computation before and "
                  "after optimization; it cannot be used with --optimize=false";

@@ -64,17 +64,26 @@ struct CompileInfoOptions {
   bool prepare_for_test = false;  // test-mode batch-norm/dropout, collapse
   int32_t repeat = 0;  // compile this many times via the caching compiler
   std::string show = "stats,computation";
-  std::string format = "text";  // text, json or dot
+  std::string format = "text";         // text, json, dot, html or svg
+  std::string steps_layout = "plain";  // html/svg steps graph: plain, dot, auto
+  // With egs (train/egs-compile-info.h): build requests as
+  // nnet3-compute-prob does instead of nnet3-train; at most this many
+  // distinct requests are shown.
+  bool for_compute_prob = false;
+  int32_t max_requests = 10;
   void Register(OptionsRegistry *opts);
 };
 
 struct CompileInfoShow {
   bool request = false, graph = false, steps = false, computation = false,
-       stats = false, before_after = false;
-  enum Format { kText, kJson, kDot } format = kText;
+       stats = false, before_after = false, memory = false;
+  enum Format { kText, kJson, kDot, kHtml, kSvg } format = kText;
+  std::string steps_layout = "plain";  // checked by ParseCompileInfoShow
+  std::string title;                   // of the HTML page (e.g. the model)
 };
 
-// Parses opts.show and opts.format; UserError naming the bad item.
+// Parses opts.show, opts.format and opts.steps_layout; UserError naming the
+// bad item (--format=svg needs exactly one of memory, steps in --show).
 CompileInfoShow ParseCompileInfoShow(const CompileInfoOptions &opts);
 
 // The request described in the file comment. UserError if the network is
@@ -145,6 +154,22 @@ void CompileForInfo(const Nnet &nnet, const ComputationRequest &request,
 // optimized computation.
 void PrintCompileInfo(const Nnet &nnet, const CompileInfo &info,
                       const CompileInfoShow &show, std::ostream &os);
+
+// One compiled request of a report: with egs, one per distinct request,
+// with a heading saying which minibatches it stands for.
+struct CompileInfoEntry {
+  std::string heading;  // "" for the one request built from the options
+  CompileInfo info;
+};
+
+// Several entries in one output: text sections, each after a "# ====
+// <heading>" line; JSON {"requests": [...]} whose objects have a "heading"
+// member besides PrintCompileInfo's; dot digraphs one after another; one
+// HTML page; one SVG. One entry without a heading prints as
+// PrintCompileInfo does.
+void PrintCompileInfoEntries(const Nnet &nnet,
+                             const std::vector<CompileInfoEntry> &entries,
+                             const CompileInfoShow &show, std::ostream &os);
 
 }  // namespace nnet3
 

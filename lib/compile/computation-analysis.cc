@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "base/error.h"
+#include "compile/memory-timeline.h"
 
 namespace nnet3 {
 
@@ -359,6 +360,18 @@ void ComputeMatrixAccesses(
   std::vector<std::vector<Access>> accesses(computation.matrices.size());
   matrix_accesses->clear();
   matrix_accesses->resize(computation.matrices.size());
+  // In a looped computation the kSwapMatrix commands just before the
+  // closing kGotoLabel hand each matrix of one chunk to its counterpart in
+  // the chunk before, which already exists: as in Kaldi's checker, they
+  // count only as the end of the source matrix.
+  const auto &commands = computation.commands;
+  size_t loop_swaps_begin = commands.size();
+  if (!commands.empty() && commands.back().command_type == kGotoLabel) {
+    loop_swaps_begin = commands.size() - 1;
+    while (loop_swaps_begin > 0 &&
+           commands[loop_swaps_begin - 1].command_type == kSwapMatrix)
+      loop_swaps_begin--;
+  }
   for (size_t k = 0; k < command_attributes.size(); k++) {
     int32_t c = static_cast<int32_t>(k);
     AppendAccesses(c, command_attributes[k].matrices_read,
@@ -373,7 +386,8 @@ void ComputeMatrixAccesses(
         break;
       case kSwapMatrix:
         // arg1 takes over arg2's memory: arg1 starts to exist, arg2 ends.
-        SetAllocate(MatrixOf(computation, cmd.arg1), c, matrix_accesses);
+        if (k < loop_swaps_begin)
+          SetAllocate(MatrixOf(computation, cmd.arg1), c, matrix_accesses);
         SetDeallocate(MatrixOf(computation, cmd.arg2), c, matrix_accesses);
         break;
       case kAcceptInput: {
@@ -408,47 +422,9 @@ void Analyzer::Init(const Nnet &nnet, const NnetComputation &computation) {
 // Memory
 
 int64_t GetMaxMemoryUse(const NnetComputation &computation) {
-  const int64_t kBytesPerElement = 4;
-  int32_t num_matrices = static_cast<int32_t>(computation.matrices.size());
-  // Bytes each matrix holds now (so that a repeated kAcceptInput or a
-  // dealloc of a matrix that was never allocated is not double-counted).
-  std::vector<int64_t> held(num_matrices, 0);
-  int64_t cur = 0, max = 0;
-  auto set_held = [&](int32_t m, int64_t bytes) {
-    cur += bytes - held[m];
-    held[m] = bytes;
-  };
-  for (const NnetComputation::Command &c : computation.commands) {
-    if (!computation.IsWholeMatrix(c.arg1)) continue;
-    int32_t m = computation.submatrices[c.arg1].matrix_index;
-    const NnetComputation::MatrixInfo &info = computation.matrices[m];
-    int64_t full = kBytesPerElement * info.num_rows * info.num_cols;
-    switch (c.command_type) {
-      case kAllocMatrix:
-      case kAcceptInput:
-      case kDecompressMatrix:
-        set_held(m, full);
-        break;
-      case kDeallocMatrix:
-        set_held(m, 0);
-        break;
-      case kSwapMatrix:
-        if (computation.IsWholeMatrix(c.arg2)) {
-          int32_t m2 = computation.submatrices[c.arg2].matrix_index;
-          std::swap(held[m], held[m2]);  // the total does not change
-        }
-        break;
-      case kCompressMatrix:
-        // Types 1, 2 are 8-bit, 3, 4 are 16-bit.
-        set_held(m, (c.arg2 <= 2 ? 1 : 2) *
-                        static_cast<int64_t>(info.num_rows) * info.num_cols);
-        break;
-      default:
-        break;
-    }
-    max = std::max(max, cur);
-  }
-  return max;
+  MemoryTimeline timeline;
+  ComputeMemoryTimeline(computation, &timeline);
+  return timeline.peak_bytes;
 }
 
 }  // namespace nnet3

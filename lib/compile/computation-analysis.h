@@ -118,7 +118,9 @@ struct Access {
   }
 };
 
-// The lifetime and uses of one matrix.
+// The lifetime and uses of one matrix. (In a looped computation the
+// kSwapMatrix commands just before the final kGotoLabel count only as the
+// deallocation of their second matrix, as in Kaldi's checker.)
 struct MatrixAccesses {
   // The kAllocMatrix, kSwapMatrix (as arg1) or first kAcceptInput command
   // that makes the matrix exist; -1 if none.
@@ -169,7 +171,8 @@ struct Analyzer {
 
 // Peak bytes of matrices allocated at once while the commands run in order
 // (4 bytes per element; kAcceptInput allocates, kProvideOutput does not
-// free; compressed matrices count their compressed size).
+// free; compressed matrices count their compressed size): the peak of
+// ComputeMemoryTimeline (memory-timeline.h), which has the whole curve.
 int64_t GetMaxMemoryUse(const NnetComputation &computation);
 
 }  // namespace nnet3

@@ -113,8 +113,8 @@ void ComputeUtterances(UtteranceComputer *computer, IvectorTables *ivectors,
     if (log_priors != nullptr) {
       if (log_priors->Dim() != output.NumCols())
         NNET3_ERR << "The priors have dimension " << log_priors->Dim()
-                  << " but the network's output has dimension "
-                  << output.NumCols();
+                  << " but the network's output has " << output.NumCols()
+                  << " columns";
       output.AddVecToRows(-acoustic_scale, *log_priors);
     }
     writer.Write(reader.Key(), reader.Features().NumRows(), &output);

@@ -89,6 +89,17 @@ void SelectDevice(const DeviceOptions &opts) {
   if (value != "yes" && value != "wait" && value != "optional")
     NNET3_ERR << "--use-gpu=" << value
               << ": invalid value, expected one of no, yes, optional, wait";
+  if (!CudaBackendCompiled()) {
+    // As a CPU-only Kaldi build: the option has no effect (Kaldi's scripts
+    // pass --use-gpu=yes by default), so run on the CPU; say so once.
+    static std::once_flag warned;
+    std::call_once(warned, [&value]() {
+      NNET3_WARN << "--use-gpu=" << value
+                 << ": this build has no CUDA backend; running on the CPU";
+    });
+    active_device.store(&CpuDevice(), std::memory_order_release);
+    return;
+  }
   std::string why_not;
   Device *gpu = GpuDevice(&why_not);
   if (gpu != nullptr) {

@@ -44,10 +44,12 @@ struct DeviceOptions {
 Device &CpuDevice();
 // The device new matrices are created on: CpuDevice() until SelectDevice.
 Device &ActiveDevice();
-// Chooses the active device. "no": CPU. "yes"/"wait": a GPU or a UserError
-// saying why none is available (this build has no CUDA backend, or no GPU
-// was found). "optional": a GPU if available, else CPU with a log line.
-// Any other value is a UserError naming the option.
+// Chooses the active device. "no": CPU. In a build without the CUDA
+// backend every other valid value runs on the CPU too, with one warning per
+// process (as a CPU-only Kaldi build ignores --use-gpu). With the CUDA
+// backend: "yes"/"wait": a GPU or a UserError saying why none is available;
+// "optional": a GPU if available, else CPU with a log line. Any other value
+// is a UserError naming the option.
 void SelectDevice(const DeviceOptions &opts);
 // Whether this build has a CUDA backend compiled in.
 bool CudaBackendCompiled();

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 #include "base/error.h"
@@ -302,6 +303,103 @@ void WriteVector(std::ostream &os, bool binary, const float *data,
     os << "]\n";
   }
   if (os.fail()) NNET3_ERR << "Write failure while writing a vector";
+}
+
+namespace {
+
+// Reads `count` binary values, exactly for doubles.
+void ReadRawDoubles(std::istream &is, int64_t count, bool is_double,
+                    const char *what, std::vector<double> *out) {
+  out->clear();
+  if (!is_double) {
+    std::vector<float> f;
+    ReadRawValues(is, count, false, what, &f);
+    out->assign(f.begin(), f.end());
+    return;
+  }
+  std::vector<uint8_t> bytes;
+  ReadRawBytes(is, count * static_cast<int64_t>(sizeof(double)), what, &bytes);
+  out->resize(count);
+  if (count > 0) std::memcpy(out->data(), bytes.data(), bytes.size());
+}
+
+}  // namespace
+
+void WriteDoubleVector(std::ostream &os, bool binary,
+                       const std::vector<double> &v) {
+  const int32_t dim = static_cast<int32_t>(v.size());
+  if (binary) {
+    WriteToken(os, binary, "DV");
+    WriteBasicType(os, binary, dim);
+    if (dim > 0)
+      os.write(reinterpret_cast<const char *>(v.data()), sizeof(double) * dim);
+  } else {
+    os << " [ ";
+    for (double x : v) os << x << " ";
+    os << "]\n";
+  }
+  if (os.fail()) NNET3_ERR << "Write failure while writing a vector";
+}
+
+void WriteDoubleMatrix(std::ostream &os, bool binary,
+                       const std::vector<double> &data, int32_t rows,
+                       int32_t cols) {
+  NNET3_ASSERT(data.size() == static_cast<size_t>(rows) * cols);
+  if (binary) {
+    WriteToken(os, binary, "DM");
+    WriteBasicType(os, binary, rows);
+    WriteBasicType(os, binary, cols);
+    if (!data.empty())
+      os.write(reinterpret_cast<const char *>(data.data()),
+               sizeof(double) * data.size());
+  } else if (rows == 0 || cols == 0) {
+    os << " [ ]\n";
+  } else {
+    os << " [";
+    for (int32_t r = 0; r < rows; r++) {
+      os << "\n  ";
+      for (int32_t c = 0; c < cols; c++)
+        os << data[static_cast<size_t>(r) * cols + c] << " ";
+    }
+    os << "]\n";
+  }
+  if (os.fail()) NNET3_ERR << "Write failure while writing a matrix";
+}
+
+void ReadDoubleVector(std::istream &is, bool binary, std::vector<double> *v) {
+  if (!binary) {
+    std::vector<float> f;
+    ReadTextVector(is, &f);
+    v->assign(f.begin(), f.end());
+    return;
+  }
+  std::string token = ReadBinaryToken(is, "FV or DV");
+  if (token != "FV" && token != "DV")
+    NNET3_ERR << "Expected token FV or DV (a binary vector) but found '"
+              << Printable(token) << "'";
+  int32_t dim;
+  ReadBasicType(is, binary, &dim);
+  CheckReadSize(1, dim, "vector");
+  ReadRawDoubles(is, dim, token == "DV", "vector", v);
+}
+
+void ReadDoubleMatrix(std::istream &is, bool binary, std::vector<double> *data,
+                      int32_t *rows, int32_t *cols) {
+  if (!binary) {
+    std::vector<float> f;
+    ReadTextMatrix(is, rows, cols, &f);
+    data->assign(f.begin(), f.end());
+    return;
+  }
+  std::string token = ReadBinaryToken(is, "FM or DM");
+  if (token != "FM" && token != "DM")
+    NNET3_ERR << "Expected token FM or DM (a binary matrix) but found '"
+              << Printable(token) << "'";
+  ReadBasicType(is, binary, rows);
+  ReadBasicType(is, binary, cols);
+  CheckReadSize(*rows, *cols, "matrix");
+  ReadRawDoubles(is, static_cast<int64_t>(*rows) * *cols, token == "DM",
+                 "matrix", data);
 }
 
 }  // namespace matrix_io

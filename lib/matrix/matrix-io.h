@@ -58,6 +58,19 @@ void WriteMatrix(std::ostream &os, bool binary, const float *data, int32_t rows,
                  int32_t cols);
 void WriteVector(std::ostream &os, bool binary, const float *data, int32_t dim);
 
+// Kaldi's double-precision forms (binary "DV" / "DM", text as for floats),
+// for statistics kept in doubles on the host (e.g. the attention
+// component's). The readers also accept "FV" / "FM"; binary doubles are
+// read exactly, text values at float precision.
+void WriteDoubleVector(std::ostream &os, bool binary,
+                       const std::vector<double> &v);
+void WriteDoubleMatrix(std::ostream &os, bool binary,
+                       const std::vector<double> &data, int32_t rows,
+                       int32_t cols);
+void ReadDoubleVector(std::istream &is, bool binary, std::vector<double> *v);
+void ReadDoubleMatrix(std::istream &is, bool binary, std::vector<double> *data,
+                      int32_t *rows, int32_t *cols);
+
 }  // namespace matrix_io
 }  // namespace nnet3
 

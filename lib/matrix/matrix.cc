@@ -135,6 +135,13 @@ void MatrixView::AddVecVec(float alpha, const VectorView &a,
 
 void MatrixView::AddDiagVecMat(float alpha, const VectorView &v,
                                const MatrixView &m, Trans trans, float beta) {
+  if (trans == Trans::kNo) {
+    CheckShape("AddDiagVecMat", SameShape(m) && v.Dim() == rows_, *this, m);
+    CheckDevice("AddDiagVecMat", *this, m);
+    CheckDevice("AddDiagVecMat", *this, v.AsRowMatrix());
+    backend().AddDiagVecMat(alpha, v.ConstView(), m.ConstView(), beta, View());
+    return;
+  }
   Matrix tmp(rows_, cols_, ResizeType::kUndefined, *device_);
   tmp.CopyFromMat(m, trans);
   tmp.MulRowsVec(v);

@@ -100,6 +100,15 @@ void VectorView::AddMatVec(float alpha, const MatrixView &m, Trans trans,
   AsRowMatrix().AddMatMat(alpha, v.AsRowMatrix(), Trans::kNo, m, t, beta);
 }
 
+void VectorView::AddDiagMatMat(float alpha, const MatrixView &a,
+                               const MatrixView &b, float beta) {
+  CheckShape("AddDiagMatMat", a.SameShape(b) && a.NumRows() == dim_, a, b);
+  CheckDevice("AddDiagMatMat", a, b);
+  CheckDevice("AddDiagMatMat", AsRowMatrix(), a);
+  backend().AddRowDotProducts(alpha, a.ConstView(), b.ConstView(), beta,
+                              View());
+}
+
 void VectorView::CopyRowsFromMat(const MatrixView &m) {
   CheckShape("CopyRowsFromMat", int64_t(m.NumRows()) * m.NumCols() == dim_,
              AsRowMatrix(), m);

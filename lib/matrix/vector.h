@@ -78,6 +78,11 @@ class VectorView {
   // this = alpha * op(m) v + beta * this.
   void AddMatVec(float alpha, const MatrixView &m, Trans trans,
                  const VectorView &v, float beta);
+  // this = alpha * diag(a bᵀ) + beta * this: this(r) = alpha * (row r of a
+  // . row r of b) + beta * this(r); a and b have Dim() rows (Kaldi's
+  // AddDiagMatMat with kNoTrans, kTrans).
+  void AddDiagMatMat(float alpha, const MatrixView &a, const MatrixView &b,
+                     float beta);
   // The rows of m one after another (Dim() == rows * cols).
   void CopyRowsFromMat(const MatrixView &m);
   // Column `col` of m (Dim() == m.NumRows()).

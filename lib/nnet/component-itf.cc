@@ -5,13 +5,15 @@
 #include "base/error.h"
 #include "base/io-funcs.h"
 #include "nnet/component-registry.h"
+#include "nnet/components/attention-components.h"
+#include "nnet/components/backprop-truncation-component.h"
 #include "nnet/components/dropout-components.h"
+#include "nnet/components/general-components.h"
+#include "nnet/components/random-mask-components.h"
 
 namespace nnet3 {
 
-void Component::DeleteMemo(void *memo) const {
-  NNET3_ASSERT(memo == nullptr);
-}
+void Component::DeleteMemo(void *memo) const { NNET3_ASSERT(memo == nullptr); }
 
 void Component::GetInputIndexes(const MiscComputationInfo &,
                                 const Index &output_index,
@@ -64,6 +66,14 @@ std::unique_ptr<ComponentPrecomputedIndexes>
 ComponentPrecomputedIndexes::NewOfType(const std::string &type) {
   if (type == "GeneralDropoutComponentPrecomputedIndexes")
     return std::make_unique<GeneralDropoutComponentPrecomputedIndexes>();
+  if (type == "DistributeComponentPrecomputedIndexes")
+    return std::make_unique<DistributeComponentPrecomputedIndexes>();
+  if (type == "SpecAugmentTimeMaskComponentPrecomputedIndexes")
+    return std::make_unique<SpecAugmentTimeMaskComponentPrecomputedIndexes>();
+  if (type == "RestrictedAttentionComponentPrecomputedIndexes")
+    return std::make_unique<RestrictedAttentionComponentPrecomputedIndexes>();
+  if (type == "BackpropTruncationComponentPrecomputedIndexes")
+    return std::make_unique<BackpropTruncationComponentPrecomputedIndexes>();
   return nullptr;
 }
 
@@ -91,6 +101,17 @@ void ExpectOneOrTwoTokens(std::istream &is, bool binary,
   }
 }
 
+bool StatsGenerator::OneIn(int32_t n) {
+  NNET3_ASSERT(n > 0);
+  // A splitmix64 step, as RandomComponent::NextSeed.
+  state_ += 0x9E3779B97F4A7C15ull;
+  uint64_t z = state_;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return z % static_cast<uint64_t>(n) == 0;
+}
+
 uint64_t RandomComponent::NextSeed() const {
   // splitmix64 step: consecutive calls give well-separated seeds.
   seed_ += 0x9E3779B97F4A7C15ull;
@@ -102,8 +123,8 @@ uint64_t RandomComponent::NextSeed() const {
 
 std::string UpdatableComponent::Info() const {
   std::ostringstream os;
-  os << Type() << ", input-dim=" << InputDim()
-     << ", output-dim=" << OutputDim() << ", learning-rate=" << LearningRate();
+  os << Type() << ", input-dim=" << InputDim() << ", output-dim=" << OutputDim()
+     << ", learning-rate=" << LearningRate();
   if (is_gradient_) os << ", is-gradient=true";
   if (l2_regularize_ != 0.0f) os << ", l2-regularize=" << l2_regularize_;
   if (learning_rate_factor_ != 1.0f)

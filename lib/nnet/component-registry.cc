@@ -17,6 +17,15 @@ const Group kGroups[] = {
     {NewNonlinearComponentOfType, NonlinearComponentTypes},
     {NewSimpleComponentOfType, SimpleComponentTypes},
     {NewAffineComponentOfType, AffineComponentTypes},
+    {NewGeneralComponentOfType, GeneralComponentTypes},
+    {NewRandomMaskComponentOfType, RandomMaskComponentTypes},
+    {NewRepeatedAffineComponentOfType, RepeatedAffineComponentTypes},
+    {NewNgPerElementComponentOfType, NgPerElementComponentTypes},
+    {NewCompositeComponentOfType, CompositeComponentTypes},
+    {NewAttentionComponentOfType, AttentionComponentTypes},
+    {NewLstmComponentOfType, LstmComponentTypes},
+    {NewGruComponentOfType, GruComponentTypes},
+    {NewBackpropTruncationComponentOfType, BackpropTruncationComponentTypes},
 };
 
 }  // namespace

@@ -22,6 +22,28 @@ std::unique_ptr<Component> NewSimpleComponentOfType(const std::string &type);
 std::vector<std::string> SimpleComponentTypes();
 std::unique_ptr<Component> NewAffineComponentOfType(const std::string &type);
 std::vector<std::string> AffineComponentTypes();
+std::unique_ptr<Component> NewGeneralComponentOfType(const std::string &type);
+std::vector<std::string> GeneralComponentTypes();
+std::unique_ptr<Component> NewRandomMaskComponentOfType(
+    const std::string &type);
+std::vector<std::string> RandomMaskComponentTypes();
+std::unique_ptr<Component> NewRepeatedAffineComponentOfType(
+    const std::string &type);
+std::vector<std::string> RepeatedAffineComponentTypes();
+std::unique_ptr<Component> NewNgPerElementComponentOfType(
+    const std::string &type);
+std::vector<std::string> NgPerElementComponentTypes();
+std::unique_ptr<Component> NewCompositeComponentOfType(const std::string &type);
+std::vector<std::string> CompositeComponentTypes();
+std::unique_ptr<Component> NewAttentionComponentOfType(const std::string &type);
+std::vector<std::string> AttentionComponentTypes();
+std::unique_ptr<Component> NewLstmComponentOfType(const std::string &type);
+std::vector<std::string> LstmComponentTypes();
+std::unique_ptr<Component> NewGruComponentOfType(const std::string &type);
+std::vector<std::string> GruComponentTypes();
+std::unique_ptr<Component> NewBackpropTruncationComponentOfType(
+    const std::string &type);
+std::vector<std::string> BackpropTruncationComponentTypes();
 
 // All registered type names, sorted (for tests and error messages).
 std::vector<std::string> RegisteredComponentTypes();

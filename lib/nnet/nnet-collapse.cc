@@ -2,13 +2,13 @@
 // network in test mode cheaper to run. Three passes, each exact:
 //
 // 1. Dropout in test mode is a fixed scale (DropoutComponent: 1 - p;
-//    GeneralDropoutComponent: 1). Every descriptor that reads a dropout
-//    node D (whose own input descriptor is X) is rewritten to read
-//    Scale(scale, X) in its place — the descriptor text with D's name
-//    replaced, parsed and normalized again. Valid because the component is
-//    row-wise: D(t) = scale * X(t), so Offset(D, -1) = Offset(Scale(s, X),
-//    -1). A rewrite that does not parse (e.g. Scale over IfDefined) is not
-//    made, and dim-range nodes keep reading D.
+//    GeneralDropoutComponent and SpecAugmentTimeMaskComponent: 1). Every
+//    descriptor that reads a dropout node D (whose own input descriptor is X)
+//    is rewritten to read Scale(scale, X) in its place — the descriptor text
+//    with D's name replaced, parsed and normalized again. Valid because the
+//    component is row-wise: D(t) = scale * X(t), so Offset(D, -1) =
+//    Offset(Scale(s, X), -1). A rewrite that does not parse (e.g. Scale over
+//    IfDefined) is not made, and dim-range nodes keep reading D.
 // 2. Batch-norm in test mode is y = x .* s + o per column (s and o of
 //    block-dim, repeated over the blocks), computed from the stats as the
 //    component does: s = target-rms / sqrt(max(var, 0) + epsilon),
@@ -35,8 +35,9 @@
 #include "base/log.h"
 #include "nnet/components/affine-components.h"
 #include "nnet/components/dropout-components.h"
-#include "nnet/nnet-utils.h"
 #include "nnet/components/normalize-components.h"
+#include "nnet/components/random-mask-components.h"
+#include "nnet/nnet-utils.h"
 
 namespace nnet3 {
 namespace {
@@ -199,6 +200,10 @@ int32_t BypassDropout(Nnet *nnet) {
     } else if (auto *gc = dynamic_cast<const GeneralDropoutComponent *>(c)) {
       if (!gc->TestMode()) continue;
       scale = 1.0f;
+    } else if (auto *sc =
+                   dynamic_cast<const SpecAugmentTimeMaskComponent *>(c)) {
+      if (!sc->TestMode()) continue;
+      scale = 1.0f;  // (Kaldi keeps it; it is the identity in test mode)
     } else {
       continue;
     }

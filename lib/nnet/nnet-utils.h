@@ -61,16 +61,24 @@ void FreezeNaturalGradient(bool freeze, Nnet *nnet);
 // Component::ZeroStats on every component.
 void ZeroComponentStats(Nnet *nnet);
 
+// Kaldi's ConvertRepeatedToBlockAffine (nnet3-am-copy
+// --convert-repeated-to-block): every (NaturalGradient)RepeatedAffine
+// component, also inside a CompositeComponent, becomes the equivalent
+// BlockAffineComponent.
+void ConvertRepeatedToBlockAffine(Nnet *nnet);
+
 // ---- test modes ----
 // BatchNormComponent::SetTestMode on every batch-norm component.
 void SetBatchnormTestMode(bool test_mode, Nnet *nnet);
 // RandomComponent::SetTestMode on every random (dropout-like) component.
 void SetDropoutTestMode(bool test_mode, Nnet *nnet);
-// Sets the dropout proportion of every DropoutComponent and
-// GeneralDropoutComponent; UserError unless 0 <= p < 1.
+// Sets the dropout proportion of every DropoutComponent,
+// GeneralDropoutComponent and DropoutMaskComponent; UserError unless
+// 0 <= p < 1.
 void SetDropoutProportion(float dropout_proportion, Nnet *nnet);
-// Sets the proportion if `component` is a DropoutComponent or
-// GeneralDropoutComponent; returns whether it was one.
+// Sets the proportion if `component` is a DropoutComponent,
+// GeneralDropoutComponent or DropoutMaskComponent (as Kaldi's
+// set-dropout-proportion edit does); returns whether it was one.
 bool SetComponentDropoutProportion(float dropout_proportion,
                                    Component *component);
 
@@ -79,8 +87,8 @@ bool SetComponentDropoutProportion(float dropout_proportion,
 // "FILE:LINE: ..."), in order: convert-to-fixed-affine, remove-orphan-nodes,
 // remove-orphan-components, remove-orphans, set-learning-rate,
 // set-learning-rate-factor, rename-node, remove-output-nodes,
-// set-dropout-proportion. apply-svd and reduce-rank are not supported yet
-// (UserError). Unknown directives and unused keys are errors.
+// set-dropout-proportion, apply-svd and reduce-rank (nnet-svd.h). Unknown
+// directives and unused keys are errors.
 void ReadEditConfig(std::istream &edit_config, const std::string &filename,
                     Nnet *nnet);
 // Kaldi's signature; errors name the file "edits config".
@@ -95,7 +103,8 @@ struct CollapseModelConfig {
 // --prepare-for-test, after SetBatchnormTestMode / SetDropoutTestMode).
 // Only exact rewrites are made; see nnet-collapse.cc for the rules:
 //  - a dropout component in test mode (Dropout: a fixed scale 1-p;
-//    GeneralDropoutComponent: the identity) is bypassed: nodes
+//    GeneralDropoutComponent, SpecAugmentTimeMaskComponent: the identity)
+//    is bypassed: nodes
 //    that read it read its input instead, with the scale put into their
 //    descriptors as Scale(...);
 //  - a batch-norm component in test mode (y = x*scale + offset per column)

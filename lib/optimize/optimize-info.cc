@@ -28,7 +28,9 @@ void OptimizeForInfo(const Nnet &nnet, const NnetOptimizeOptions &opts,
   Optimize(opts, nnet, MaxOutputTimeInRequest(compiled_request), &computation);
   stats.seconds_optimize = timer.Elapsed();
   timer.Reset();
-  ComputationChecker(CheckComputationOptions(), nnet, computation).Check();
+  CheckComputationOptions optimized_opts;
+  optimized_opts.check_unused_variables = false;
+  ComputationChecker(optimized_opts, nnet, computation).Check();
   stats.seconds_check += timer.Elapsed();
   if (shortcut) {
     timer.Reset();
@@ -59,6 +61,20 @@ void RepeatCompileForInfo(const Nnet &nnet,
   const CachingCompilerStats s = compiler.Stats();
   info->repeat_hits = s.hits;
   info->repeat_misses = s.misses;
+}
+
+void CompileInfoForRequest(const Nnet &nnet, const ComputationRequest &request,
+                           const CompileInfoOptions &opts,
+                           const NnetOptimizeOptions &optimize_opts,
+                           CompileInfo *info) {
+  CompileForInfo(nnet, request, opts.use_shortcut, info);
+  if (opts.optimize) OptimizeForInfo(nnet, optimize_opts, info);
+  CachingOptimizingCompilerOptions compiler_opts;
+  compiler_opts.use_shortcut = opts.use_shortcut;
+  NnetOptimizeOptions repeat_opts = optimize_opts;
+  if (!opts.optimize) repeat_opts.optimize = false;
+  RepeatCompileForInfo(nnet, repeat_opts, compiler_opts, request, opts.repeat,
+                       info);
 }
 
 }  // namespace nnet3

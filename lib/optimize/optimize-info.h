@@ -38,6 +38,15 @@ void RepeatCompileForInfo(const Nnet &nnet,
                           const ComputationRequest &request, int32_t repeat,
                           CompileInfo *info);
 
+// The whole of nnet3-compile-info for one request: CompileForInfo (with
+// opts.use_shortcut), OptimizeForInfo unless opts.optimize is false, and
+// RepeatCompileForInfo with opts.repeat (optimized or not as opts.optimize
+// says).
+void CompileInfoForRequest(const Nnet &nnet, const ComputationRequest &request,
+                           const CompileInfoOptions &opts,
+                           const NnetOptimizeOptions &optimize_opts,
+                           CompileInfo *info);
+
 }  // namespace nnet3
 
 #endif  // NNET3_OPTIMIZE_OPTIMIZE_INFO_H_

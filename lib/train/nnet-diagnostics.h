@@ -58,11 +58,23 @@ struct PerDimObjectiveInfo : SimpleObjectiveInfo {
   std::vector<double> tot_objective_vec;  // (correct weight per class)
 };
 
+// The request NnetComputeProb::Compute compiles for one minibatch `eg`
+// (after checking the eg's input dimensions): need_model_derivative =
+// compute_deriv, store_component_stats as configured. UserError for an eg
+// that does not fit the network.
+void GetComputeProbRequest(const Nnet &nnet, const NnetExample &eg,
+                           const NnetComputeProbOptions &config,
+                           ComputationRequest *request);
+
 class NnetComputeProb {
  public:
   // `nnet` must outlive this object. UserError if store_component_stats is
   // set without compute_deriv (the stats would have nowhere to go).
   NnetComputeProb(const NnetComputeProbOptions &config, const Nnet &nnet);
+  // Kaldi's second constructor, for recomputing batch-norm stats: needs
+  // store_component_stats without compute_deriv (UserError otherwise); the
+  // component stats go into *nnet itself, which must outlive this object.
+  NnetComputeProb(const NnetComputeProbOptions &config, Nnet *nnet);
   NnetComputeProb(const NnetComputeProb &) = delete;
   NnetComputeProb &operator=(const NnetComputeProb &) = delete;
 
@@ -86,6 +98,7 @@ class NnetComputeProb {
   NnetComputeProbOptions config_;
   const Nnet &nnet_;
   std::unique_ptr<Nnet> deriv_nnet_;  // only with compute_deriv
+  Nnet *stats_nnet_ = nullptr;        // only with the second constructor
   TrainingCompiler compiler_;
   int32_t num_minibatches_processed_ = 0;
   std::map<std::string, SimpleObjectiveInfo> objf_info_;

@@ -9,6 +9,7 @@
 #include "nnet/component-itf.h"
 #include "nnet/nnet-utils.h"
 #include "train/example-computation.h"
+#include "train/nnet-optimizer.h"
 #include "train/nnet-training-utils.h"
 
 namespace nnet3 {
@@ -61,7 +62,8 @@ void NnetTrainerOptions::Register(OptionsRegistry *opts) {
                  "The location to which to write the cached computation.");
   opts->Register("binary-write-cache", &binary_write_cache,
                  "Write computation cache in binary mode");
-  compiler_config.Register(opts);  // --compiler.*, --optimization.*
+  optimizer_config.Register(opts);  // --optimizer, --adam-*
+  compiler_config.Register(opts);   // --compiler.*, --optimization.*
   OptionsRegistry compute_opts("computation", opts);
   compute_config.Register(&compute_opts);
 }
@@ -83,6 +85,14 @@ void NnetTrainerOptions::Check() const {
     NNET3_ERR << "Backstitch training (--backstitch-training-scale="
               << backstitch_training_scale << ") is incompatible with "
               << "momentum (--momentum=" << momentum << "); use one of them";
+  optimizer_config.Check();
+  if (optimizer_config.IsAdam() && momentum != 0.0f)
+    NNET3_ERR << "--optimizer=adam keeps its own moment estimates: use "
+              << "--adam-beta1 instead of --momentum=" << momentum;
+  if (optimizer_config.IsAdam() && backstitch_training_scale != 0.0f)
+    NNET3_ERR << "--optimizer=adam cannot be combined with backstitch "
+              << "training (--backstitch-training-scale="
+              << backstitch_training_scale << ")";
   if (batchnorm_stats_scale < 0.0f || batchnorm_stats_scale > 1.0f)
     NNET3_ERR << "--batchnorm-stats-scale must be in [0, 1], got "
               << batchnorm_stats_scale;
@@ -97,6 +107,8 @@ NnetTrainer::NnetTrainer(const NnetTrainerOptions &config, Nnet *nnet,
       rng_(srand_seed),
       srand_seed_(rng_.Int(0, 100000)) {
   config_.Check();
+  if (config_.optimizer_config.IsAdam())
+    adam_ = std::make_unique<AdamOptimizer>(config_.optimizer_config, *nnet);
   if (config_.debug_computation) config_.compute_config.debug = true;
   if (config_.zero_component_stats) ZeroComponentStats(nnet_);
   compiler_.ReadCacheFile(config_.read_cache);
@@ -106,11 +118,17 @@ NnetTrainer::NnetTrainer(const NnetTrainerOptions &config, Nnet *nnet,
   ScaleNnet(0.0f, delta_nnet_.get());
 }
 
+void GetTrainingRequest(const Nnet &nnet, const NnetExample &eg,
+                        const NnetTrainerOptions &config,
+                        ComputationRequest *request) {
+  CheckExampleInputDims(nnet, eg);
+  GetComputationRequest(nnet, eg, /*need_model_derivative=*/true,
+                        config.store_component_stats, request);
+}
+
 void NnetTrainer::Train(const NnetExample &eg) {
-  CheckExampleInputDims(*nnet_, eg);
   ComputationRequest request;
-  GetComputationRequest(*nnet_, eg, /*need_model_derivative=*/true,
-                        config_.store_component_stats, &request);
+  GetTrainingRequest(*nnet_, eg, config_, &request);
   std::shared_ptr<const NnetComputation> computation =
       compiler_.Compile(request);
   // One seed per minibatch for the dropout masks (both backstitch passes
@@ -162,9 +180,13 @@ void NnetTrainer::ForwardBackward(const NnetExample &eg,
 void NnetTrainer::TrainInternal(const NnetExample &eg,
                                 const NnetComputation &computation) {
   ForwardBackward(eg, computation, "");
-  ApplyL2Regularization(*nnet_,
-                        GetNumNvalues(eg) * config_.l2_regularize_factor,
+  UpdateAfterBackward(GetNumNvalues(eg));
+}
+
+void NnetTrainer::UpdateAfterBackward(int32_t num_sequences) {
+  ApplyL2Regularization(*nnet_, num_sequences * config_.l2_regularize_factor,
                         delta_nnet_.get());
+  if (adam_) adam_->ComputeStep(*nnet_, delta_nnet_.get());
   const bool success = UpdateNnetWithMaxChange(
       *delta_nnet_, config_.max_param_change, 1.0f, 1.0f - config_.momentum,
       nnet_, &num_max_change_per_component_applied_,

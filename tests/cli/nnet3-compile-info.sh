@@ -63,7 +63,7 @@ for c in "$CONFIGS"/*.config; do
   expect_ok "before-after-$name" "nnet3-compile-info --num-sequences=8 --frames=4 $BACKWARD --show=before-after --format=json $name.raw > $name.ba.json"
   if [ $have_json -eq 1 ]; then
     expect_ok "before-after-valid-$name" "python3 -m json.tool $name.ba.json > /dev/null"
-    expect_ok "before-after-keys-$name" "python3 -c 'import json; d=json.load(open(\"$name.ba.json\")); b, a = d[\"before\"], d[\"after\"]; [s[k] for s in (b, a) for k in (\"commands\", \"matrices\", \"submatrices\", \"peak_memory_bytes\", \"seconds\")]; assert a[\"commands\"] < b[\"commands\"], (a[\"commands\"], b[\"commands\"]); assert a[\"peak_memory_bytes\"] <= b[\"peak_memory_bytes\"]; assert a[\"seconds\"] >= b[\"seconds\"] > 0'"
+    expect_ok "before-after-keys-$name" "python3 -c 'import json; d=json.load(open(\"$name.ba.json\")); b, a = d[\"before\"], d[\"after\"]; [s[k] for s in (b, a) for k in (\"commands\", \"matrices\", \"submatrices\", \"peak_memory_bytes\", \"seconds\")]; assert a[\"commands\"] < b[\"commands\"], (a[\"commands\"], b[\"commands\"]); assert a[\"peak_memory_bytes\"] <= b[\"peak_memory_bytes\"]; assert a[\"seconds\"] > 0 and b[\"seconds\"] > 0'"
   fi
 done
 
@@ -115,7 +115,11 @@ expect_error bad-format "--format: unknown format 'xml'" "nnet3-compile-info --f
 expect_error before-after-unoptimized "before-after.*--optimize=false" "nnet3-compile-info --optimize=false --show=before-after tdnn.raw"
 expect_error bad-repeat "--repeat must be >= 0" "nnet3-compile-info --repeat=-1 tdnn.raw"
 expect_error bad-range "--output-range: expected a:b" "nnet3-compile-info --output-range=5:3 tdnn.raw"
-expect_error egs "egs input is not supported yet" "nnet3-compile-info tdnn.raw ark:egs.ark"
+expect_error svg-nothing "--format=svg draws one picture" "nnet3-compile-info --format=svg tdnn.raw"
+expect_error svg-both "--format=svg draws one picture" "nnet3-compile-info --format=svg --show=memory,steps tdnn.raw"
+expect_error bad-layout "--steps-layout: unknown layout 'fancy'" "nnet3-compile-info --format=html --steps-layout=fancy tdnn.raw"
+expect_error max-requests-no-egs "--max-requests applies to egs input only" "nnet3-compile-info --max-requests=2 tdnn.raw"
+expect_error compute-prob-no-egs "--for-compute-prob applies to egs input only" "nnet3-compile-info --for-compute-prob tdnn.raw"
 expect_error no-input "Cannot compute output 'output'.*Supply frames t=-6\.\.6 of 'input'" "nnet3-compile-info --extra-left-context=-100 tdnn.raw"
 expect_error short-window "Cannot compute output 'output' at t=0.*needs input 'input' at t=-6\b" "nnet3-compile-info --extra-left-context=-1 tdnn.raw"
 expect_error short-window-shortcut "Cannot compute output 'output' at t=1\.\.2" "nnet3-compile-info --num-sequences=4 --frames=3 --extra-right-context=-2 tdnn.raw"

@@ -87,7 +87,7 @@ expect_ok empty-online "nnet3-compute-batch --online-ivectors=ark,t:online-empty
 expect_error all-bad "No utterance succeeded \(1 failed\) from 'ark,t:feats13.txt'" "nnet3-compute-batch rand.raw ark,t:feats13.txt ark,t:-"
 : > empty.ark
 expect_error empty-archive "No utterance succeeded \(0 failed\)" "nnet3-compute-batch rand.raw ark:empty.ark ark,t:-"
-expect_error use-priors "--use-priors needs a \.mdl model; not available in this build yet" "nnet3-compute-batch --use-priors rand.raw ark:feats.ark ark,t:-"
+expect_error use-priors "rand\.raw.*--use-priors needs an acoustic model" "nnet3-compute-batch --use-priors rand.raw ark:feats.ark ark,t:-"
 expect_error missing-features "Cannot open 'feats-missing.ark' for reading: No such file or directory" "nnet3-compute-batch rand.raw ark:feats-missing.ark ark,t:-"
 expect_error bad-minibatch "--minibatch-size \(0\) and --edge-minibatch-size \(32\) must be >= 1" "nnet3-compute-batch --minibatch-size=0 rand.raw ark:feats.ark ark,t:-"
 expect_error bad-factor "--partial-minibatch-factor must be in \[0, 1\), got 1" "nnet3-compute-batch --partial-minibatch-factor=1 rand.raw ark:feats.ark ark,t:-"

@@ -69,7 +69,7 @@ class PerElementScaleComponent : public UpdatableComponent {
   void Vectorize(VectorView *params) const override;
   void UnVectorize(const VectorView &params) override;
 
- private:
+ protected:  // NaturalGradientPerElementScaleComponent updates them
   Vector scales_;
 };
 

@@ -119,3 +119,25 @@ TEST_CASE("--verbose sets the verbose level", "[options]") {
   Parse({"--verbose=0"});
   CHECK(VerboseLevel() == 0);
 }
+
+TEST_CASE("WasGiven tells an explicit value from the default", "[options]") {
+  bool flag = true;
+  int32_t n = 3;
+  double mem = 1.0;
+  OptionsRegistry po("Usage: test");
+  po.Register("store-stats", &flag, "A flag");
+  po.Register("num-things", &n, "Count");
+  OptionsRegistry sub("optimization", &po);
+  sub.Register("max-memory", &mem, "Memory");
+  const char *argv[] = {"test", "--print-args=false", "--Store_Stats=true",
+                        "--optimization.max-memory=2", "a"};
+  po.Read(5, argv);
+  CHECK(po.WasGiven("store-stats"));  // the value equals the default
+  CHECK(po.WasGiven("store_stats"));
+  CHECK_FALSE(po.WasGiven("num-things"));
+  CHECK(sub.WasGiven("max-memory"));
+  CHECK(po.WasGiven("optimization.max-memory"));
+  const char *argv2[] = {"test", "--print-args=false", "b"};
+  po.Read(3, argv2);
+  CHECK_FALSE(po.WasGiven("store-stats"));
+}

@@ -14,8 +14,9 @@
 //   std::vector<Matrix> inputs;              // one per request input
 //   ComputeExampleComputationRequestSimple(nnet, &rng, &request, &inputs);
 //
-// The generator uses only registered component types and skips kinds whose
-// types are missing. Every network has an input node "input" (frame-level),
+// Every component type the generator writes must be registered (an
+// unregistered one is an InternalError, never silently skipped). Every
+// network has an input node "input" (frame-level),
 // maybe more frame-level inputs ("input2") and an "ivector" input used as
 // ReplaceIndex(ivector, t, 0), and an output node "output" (maybe also
 // "output2"). Kinds: a single affine; spliced input (Append of Offsets); a
@@ -24,7 +25,8 @@
 // dim-range nodes, and sometimes a second config that adds a layer and
 // redefines final_affine); a recurrent net (IfDefined(Offset(h, -1)),
 // Failover(Offset(h, -1), h) -- not Failover(x, Const()), which cannot be
-// compiled, as in Kaldi); a clockwork net (Switch, Round).
+// compiled, as in Kaldi); a clockwork net (Switch, Round); and the families
+// declared below (distribute, restricted attention, composite blocks, ...).
 // Context: offsets stay within +-4 frames and Round/Switch moduli within 3,
 // so no generated network looks further than kMaxGeneratedContext frames.
 #ifndef NNET3_TESTS_UNIT_COMPILE_NNET_TEST_UTILS_H_
@@ -54,6 +56,7 @@ struct NnetGenerationOptions {
   bool allow_multiple_outputs = false;
   bool allow_ivector = false;            // an "ivector" input
   bool allow_final_nonlinearity = true;  // final Softmax / LogSoftmax
+  bool allow_use_of_x_dim = true;        // Indexes with x != 0 (Distribute)
   int32_t output_dim = -1;               // -1: random
 };
 
@@ -61,6 +64,60 @@ struct NnetGenerationOptions {
 // with Nnet::ReadConfig gives a network that passes Nnet::Check.
 void GenerateConfigSequence(const NnetGenerationOptions &opts, RandomState *rng,
                             std::vector<std::string> *configs);
+
+// Families in their own files (random-nets-<kind>.cc; Kaldi's generators
+// of the same names), each hooked into GenerateConfigSequence: with some
+// probability (and if the options allow it) it fills `configs` and returns
+// true, else returns false having only drawn from `rng`; and each registered
+// with its component types (RandomNetFamily, below) in its own file.
+bool GenerateDistributeConfigs(const NnetGenerationOptions &opts,
+                               RandomState *rng,
+                               std::vector<std::string> *configs);
+bool GenerateRestrictedAttentionConfigs(const NnetGenerationOptions &opts,
+                                        RandomState *rng,
+                                        std::vector<std::string> *configs);
+bool GenerateCompositeBlockConfigs(const NnetGenerationOptions &opts,
+                                   RandomState *rng,
+                                   std::vector<std::string> *configs);
+// The LSTM families (random-nets-lstm.cc; Kaldi's GenerateConfigSequenceLstm
+// and ...LstmWithTruncation): with probability 1/7 (if context and
+// recursion are allowed and the component types are registered) it fills
+// `configs` with an LSTM from basic components, with or without backprop
+// truncation, or a fused LSTM, GRU or output-GRU cell with truncation, and
+// returns true; else returns false having only drawn from `rng`.
+bool GenerateLstmConfigs(const NnetGenerationOptions &opts, RandomState *rng,
+                         std::vector<std::string> *configs);
+
+// Each family declares, next to its generator, exactly which component
+// types its networks use, by registering itself at start-up:
+//   [[maybe_unused]] const bool kRegistered = RegisterRandomNetFamily(
+//       {"distribute", {"AffineComponent", "DistributeComponent"},
+//        GenerateDistributeConfigs});
+// The test "every generator family makes exactly its component types"
+// (nnet-test-utils-test.cc) generates many networks of each registered
+// family with every option on and compares the union of their component
+// types (inside CompositeComponents too) with the list, so a type that
+// stops being generated fails; another checks that every component type in
+// networks from GenerateConfigSequence is declared by some family, so a
+// family hooked in above but not registered fails too. The built-in kinds
+// register themselves in nnet-test-utils.cc.
+struct RandomNetFamily {
+  std::string name;
+  std::vector<std::string> component_types;  // sorted
+  // Like the Generate<Kind>Configs above: may decline (return false, having
+  // only drawn from `rng`); the test calls it until it makes a network.
+  bool (*generate)(const NnetGenerationOptions &opts, RandomState *rng,
+                   std::vector<std::string> *configs);
+};
+// Adds `family` to RandomNetFamilies(); returns true. InternalError if the
+// name is taken or the types are not sorted.
+bool RegisterRandomNetFamily(const RandomNetFamily &family);
+// The registered families, by name.
+const std::vector<RandomNetFamily> &RandomNetFamilies();
+// One of `types`, uniformly; InternalError naming the type if any of them is
+// not registered (a missing type must fail, not shrink the tests).
+std::string PickRegisteredType(const std::vector<std::string> &types,
+                               RandomState *rng);
 
 // Reads a config sequence into a new network.
 Nnet NnetFromConfigSequence(const std::vector<std::string> &configs);

@@ -75,8 +75,18 @@ Matrix RunSimple(const NnetSimpleComputationOptions &opts, const Nnet &nnet,
   return output;
 }
 
+// True if the network's output depends on where chunks start: restricted
+// attention uses its optional (not required) inputs where the computation
+// has them, as a recurrent network would, so chunkings differ (as in Kaldi).
+bool ChunkDependent(const Nnet &nnet) {
+  for (int32_t c = 0; c < nnet.NumComponents(); ++c)
+    if (nnet.GetComponent(c)->Type() == "RestrictedAttentionComponent")
+      return true;
+  return false;
+}
+
 // Random feed-forward (and clockwork) networks, simple, batch-norm in test
-// mode; `ivector` asks for an "ivector" input.
+// mode, none chunk-dependent; `ivector` asks for an "ivector" input.
 std::vector<Nnet> FeedForwardNets(int32_t count, bool ivector) {
   NnetGenerationOptions gen;
   gen.allow_recursion = false;
@@ -88,7 +98,8 @@ std::vector<Nnet> FeedForwardNets(int32_t count, bool ivector) {
     std::vector<std::string> configs;
     GenerateConfigSequence(gen, &rng, &configs);
     Nnet nnet = NnetFromConfigSequence(configs);
-    if (!IsSimpleNnet(nnet) || (nnet.InputDim("ivector") > 0) != ivector)
+    if (!IsSimpleNnet(nnet) || ChunkDependent(nnet) ||
+        (nnet.InputDim("ivector") > 0) != ivector)
       continue;
     SetBatchnormTestMode(true, &nnet);
     nets.push_back(std::move(nnet));

@@ -6,6 +6,7 @@
 #include "base/error.h"
 #include "nnet/component-itf.h"
 #include "nnet/components/normalize-components.h"
+#include "reference-components.h"
 
 namespace nnet3 {
 
@@ -13,6 +14,19 @@ namespace {
 
 // Mathematical t mod m (never negative), as Switch() and Round() use it.
 int32_t Mod(int32_t t, int32_t m) { return ((t % m) + m) % m; }
+
+}  // namespace
+
+namespace {
+
+// Components whose rows the evaluator computes with the component's own
+// Propagate, one row at a time: the simple ones, and
+// BackpropTruncationComponent, which is not simple only because its
+// backprop depends on t (its forward pass is a scale).
+bool RowByRow(const Component &comp) {
+  return (comp.Properties() & kSimpleComponent) ||
+         comp.Type() == "BackpropTruncationComponent";
+}
 
 }  // namespace
 
@@ -26,7 +40,7 @@ void ReferenceEvaluator::CheckRowWise() const {
     const int32_t c = nnet_.GetNode(node).component_index;
     const Component &comp = *nnet_.GetComponent(c);
     const std::string &name = nnet_.GetComponentName(c);
-    if (!(comp.Properties() & kSimpleComponent))
+    if (!RowByRow(comp) && !ReferenceKnowsComponent(comp))
       NNET3_ERR << "ReferenceEvaluator: component '" << name << "' ("
                 << comp.Type() << ") is not simple; only simple components "
                 << "can be evaluated row by row";
@@ -100,9 +114,7 @@ bool ReferenceEvaluator::ComputeIsComputable(const Cindex &cindex) {
     case kDimRange:
       return IsComputable(Cindex(node.node_index, index));
     case kComponent:
-      // A simple component's row needs its input node's row at the same
-      // Index; the input node is the one right before it.
-      return IsComputable(Cindex(cindex.first - 1, index));
+      return ComponentIsComputable(cindex);
     case kDescriptor:
       for (int32_t p = 0; p < node.descriptor.NumParts(); p++)
         if (!PartIsComputable(node.descriptor.Part(p), index)) return false;
@@ -221,10 +233,40 @@ void ReferenceEvaluator::ComputeValue(const Cindex &cindex,
   }
 }
 
+bool ReferenceEvaluator::ComponentIsComputable(const Cindex &cindex) {
+  const Component &comp =
+      *nnet_.GetComponent(nnet_.GetNode(cindex.first).component_index);
+  // A simple component's row needs its input node's row at the same Index;
+  // the input node is the one right before it.
+  if (RowByRow(comp))
+    return IsComputable(Cindex(cindex.first - 1, cindex.second));
+  // Non-simple (reference-components.h): the required inputs must be.
+  std::vector<Index> inputs;
+  std::vector<bool> required;
+  ReferenceComponentInputs(comp, cindex.second, &inputs, &required);
+  bool ans = true;
+  for (size_t i = 0; i < inputs.size(); i++)
+    if (!IsComputable(Cindex(cindex.first - 1, inputs[i])) && required[i])
+      ans = false;
+  return ans;
+}
+
 void ReferenceEvaluator::ComputeComponentValue(const Cindex &cindex,
                                                std::vector<float> *value) {
   const Component &comp =
       *nnet_.GetComponent(nnet_.GetNode(cindex.first).component_index);
+  if (!RowByRow(comp)) {
+    std::vector<Index> inputs;
+    std::vector<bool> required;
+    ReferenceComponentInputs(comp, cindex.second, &inputs, &required);
+    std::vector<const std::vector<float> *> rows;
+    for (const Index &i : inputs) {
+      const Cindex input(cindex.first - 1, i);
+      rows.push_back(IsComputable(input) ? &Value(input) : nullptr);
+    }
+    *value = ReferenceComponentRow(comp, cindex.second, rows);
+    return;
+  }
   const std::vector<float> &in_row =
       Value(Cindex(cindex.first - 1, cindex.second));
   Matrix in(1, comp.InputDim()), out(1, comp.OutputDim());  // zeroed

@@ -30,8 +30,10 @@
 // in the descriptor code is caught too.
 //
 // Rows are only meaningful for networks whose components act row by row:
-// simple components, with BatchNorm and dropout in test mode (UserError
-// otherwise, naming the component).
+// simple components (the LSTM and GRU cells included),
+// BackpropTruncationComponent (a scale forward), with BatchNorm and dropout
+// in test mode, and the non-simple components that reference-components.h
+// defines row by row (UserError otherwise, naming the component).
 #ifndef NNET3_TESTS_UNIT_COMPUTE_REFERENCE_EVALUATOR_H_
 #define NNET3_TESTS_UNIT_COMPUTE_REFERENCE_EVALUATOR_H_
 
@@ -84,6 +86,7 @@ class ReferenceEvaluator {
   bool ComputeIsComputable(const Cindex &cindex);
   bool PartIsComputable(const SumDescriptor &part, const Index &index);
   void ComputeValue(const Cindex &cindex, std::vector<float> *value);
+  bool ComponentIsComputable(const Cindex &cindex);
   void ComputeComponentValue(const Cindex &cindex, std::vector<float> *value);
   // Adds the value of `part` at `index` to *value (of the part's dim).
   void AddPartValue(const SumDescriptor &part, const Index &index,

@@ -1,6 +1,8 @@
 // Matrix and Vector formats: golden files (built by make-golden.py from the
 // spec) read back and re-written byte for byte, round trips, text variants
 // and malformed input.
+#include "matrix/matrix-io.h"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <random>
@@ -203,4 +205,68 @@ TEST_CASE("Vector golden files and round trips", "[matrix-io]") {
 }
 
 }  // namespace
+}  // namespace nnet3
+
+namespace nnet3 {
+namespace {
+
+// The bytes of Kaldi's binary double vector / matrix, built from the spec:
+// token, space, int32 sizes (each with its size byte 4), raw doubles.
+std::string DoubleBytes(const std::string &token, std::vector<int32_t> sizes,
+                        const std::vector<double> &values) {
+  std::string s = token + " ";
+  for (int32_t n : sizes) {
+    s += '\4';
+    s.append(reinterpret_cast<const char *>(&n), 4);
+  }
+  s.append(reinterpret_cast<const char *>(values.data()),
+           values.size() * sizeof(double));
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("Double-precision vectors and matrices (DV, DM)", "[matrix-io]") {
+  const std::vector<double> v = {1.0 / 3, -2.5, 1e-300};
+  std::ostringstream os;
+  matrix_io::WriteDoubleVector(os, true, v);
+  CHECK(os.str() == DoubleBytes("DV", {3}, v));
+  std::istringstream is(os.str());
+  std::vector<double> r;
+  matrix_io::ReadDoubleVector(is, true, &r);
+  CHECK(r == v);  // exact
+  std::ostringstream ot;
+  matrix_io::WriteDoubleVector(ot, false, {1.5, -2});
+  CHECK(ot.str() == " [ 1.5 -2 ]\n");
+  std::istringstream it(ot.str());
+  matrix_io::ReadDoubleVector(it, false, &r);
+  CHECK(r == std::vector<double>{1.5, -2});
+  // Float forms are accepted.
+  std::ostringstream of;
+  Vector fv(std::vector<float>{0.25f, 4.0f});
+  fv.Write(of, true);
+  std::istringstream ifv(of.str());
+  matrix_io::ReadDoubleVector(ifv, true, &r);
+  CHECK(r == std::vector<double>{0.25, 4.0});
+
+  const std::vector<double> m = {1, 2, 3, 4, 5, 6.125};
+  std::ostringstream om;
+  matrix_io::WriteDoubleMatrix(om, true, m, 2, 3);
+  CHECK(om.str() == DoubleBytes("DM", {2, 3}, m));
+  std::istringstream im(om.str());
+  int32_t rows = 0, cols = 0;
+  matrix_io::ReadDoubleMatrix(im, true, &r, &rows, &cols);
+  CHECK(rows == 2);
+  CHECK(cols == 3);
+  CHECK(r == m);
+  std::ostringstream omt;
+  matrix_io::WriteDoubleMatrix(omt, false, m, 2, 3);
+  CHECK(omt.str() == " [\n  1 2 3 \n  4 5 6.125 ]\n");
+  std::ostringstream oe;
+  matrix_io::WriteDoubleMatrix(oe, false, {}, 0, 0);
+  CHECK(oe.str() == " [ ]\n");
+  std::istringstream bad("DV \4\2\0\0\0" + std::string(8, '\0'));
+  CHECK_THROWS_AS(matrix_io::ReadDoubleVector(bad, true, &r), UserError);
+}
+
 }  // namespace nnet3

@@ -124,6 +124,21 @@ TEST_CASE("Vector operations vs host loops", "[vector]") {
   }
   CheckVec(cs, wc);
 
+  // Row-wise dot products: this(i) = 3 * (m row i . m2 row i) + 0.5 this(i).
+  Matrix m2(m);
+  m2.Scale(-0.5f);
+  m2.Add(1.0f);
+  const std::vector<float> hm2 = m2.ToHost();
+  Vector dots(c);
+  dots.AddDiagMatMat(3.0f, m, m2, 0.5f);
+  for (int i = 0; i < 5; i++) {
+    double s = 0;
+    for (int j = 0; j < 7; j++) s += double(hm(i, j)) * hm2[i * 7 + j];
+    wc[i] = float(0.5 * hc[i] + 3 * s);
+  }
+  CheckVec(dots, wc);
+  REQUIRE_THROWS_AS(a.AddDiagMatMat(1.0f, m, m2, 0.0f), InternalError);
+
   // Matrix-vector products.
   Vector mv(5);
   mv.Set(NAN);
