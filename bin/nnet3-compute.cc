@@ -1,22 +1,19 @@
 // nnet3-compute: propagates features through a raw network, utterance by
 // utterance, in chunks (Kaldi's tool of the same name).
 #include <algorithm>
-#include <cstdint>
 #include <memory>
 #include <string>
 
-#include "base/log.h"
 #include "base/options.h"
 #include "base/program.h"
-#include "base/timer.h"
 #include "compute/decodable-simple-looped.h"
+#include "compute/inference-loop.h"
 #include "compute/ivector-tables.h"
 #include "compute/nnet-simple-computation.h"
 #include "device/device.h"
 #include "nnet/nnet-utils.h"
 #include "train/am-nnet-simple.h"
 #include "util/kaldi-io.h"
-#include "util/table-types.h"
 
 namespace {
 
@@ -55,23 +52,47 @@ nnet3::NnetSimpleLoopedComputationOptions LoopedOptions(
   return looped;
 }
 
+// --looped=true: one DecodableNnetSimpleLooped per utterance, behind the
+// interface the utterance loop drives.
+class LoopedComputer : public nnet3::UtteranceComputer {
+ public:
+  LoopedComputer(const nnet3::NnetSimpleComputationOptions &opts,
+                 nnet3::Nnet *nnet, int32_t ivector_dim)
+      : info_(LoopedOptions(opts), nnet), ivector_dim_(ivector_dim) {}
+  int32_t IvectorDim() const override { return ivector_dim_; }
+  void ComputeUtterance(const std::string &utterance,
+                        const nnet3::MatrixView &features,
+                        const nnet3::VectorView *ivector,
+                        const nnet3::MatrixView *online_ivectors,
+                        int32_t online_ivector_period,
+                        nnet3::Matrix *output) override {
+    nnet3::DecodableNnetSimpleLooped decodable(info_, utterance, features,
+                                               ivector, online_ivectors,
+                                               online_ivector_period);
+    decodable.GetAllOutput(output);
+  }
+
+ private:
+  nnet3::DecodableNnetSimpleLoopedInfo info_;
+  int32_t ivector_dim_;
+};
+
 }  // namespace
 
 int main(int argc, char *argv[]) {
   using namespace nnet3;
   return RunProgram(argc, argv, [&]() -> int {
-    Timer timer;
     OptionsRegistry po(kUsage);
     NnetSimpleComputationOptions opts;
     opts.acoustic_scale = 1.0f;  // by default, no scaling
     DeviceOptions device_opts;
     IvectorTables ivectors;
-    bool apply_exp = false, use_priors = false, looped = false;
+    InferenceOutputOptions output_opts;
+    bool use_priors = false, looped = false;
     opts.Register(&po);
     device_opts.Register(&po);
     ivectors.Register(&po);
-    po.Register("apply-exp", &apply_exp,
-                "If true, apply exp function to output");
+    output_opts.Register(&po);
     po.Register("use-priors", &use_priors,
                 "If true, subtract the logs of the priors stored with the "
                 "model (in this case, a .mdl file is expected as input).");
@@ -84,66 +105,22 @@ int main(int argc, char *argv[]) {
       return 1;
     }
     SelectDevice(device_opts);
-    const std::string nnet_rxfilename = po.GetArg(1),
-                      feature_rspecifier = po.GetArg(2),
-                      matrix_wspecifier = po.GetArg(3);
     Nnet nnet;
     Vector log_priors;
-    ReadNnetAndLogPriors(nnet_rxfilename, use_priors, &nnet, &log_priors);
+    ReadNnetAndLogPriors(po.GetArg(1), use_priors, &nnet, &log_priors);
     SetBatchnormTestMode(true, &nnet);
     SetDropoutTestMode(true, &nnet);
     CollapseModel(CollapseModelConfig(), &nnet);
     NnetSimpleComputer computer(opts, nnet);
-    std::unique_ptr<DecodableNnetSimpleLoopedInfo> looped_info;
+    std::unique_ptr<LoopedComputer> looped_computer;
     if (looped)
-      looped_info = std::make_unique<DecodableNnetSimpleLoopedInfo>(
-          LoopedOptions(opts), &nnet);
-    ivectors.Open(computer.IvectorDim());
-    BaseFloatMatrixWriter writer(matrix_wspecifier);
-    SequentialBaseFloatMatrixReader feature_reader(feature_rspecifier);
-    int64_t num_success = 0, num_fail = 0, frame_count = 0;
-    for (; !feature_reader.Done(); feature_reader.Next()) {
-      const std::string utt = feature_reader.Key();
-      const Matrix &features = feature_reader.Value();
-      if (features.NumRows() == 0) {
-        NNET3_WARN << "Zero-length utterance '" << utt << "' (0 frames; at "
-                   << "least 1 is needed)";
-        num_fail++;
-        continue;
-      }
-      const Vector *ivector;
-      const Matrix *online_ivectors;
-      if (!ivectors.Lookup(utt, &ivector, &online_ivectors)) {
-        num_fail++;
-        continue;
-      }
-      Matrix output;
-      if (looped_info) {
-        DecodableNnetSimpleLooped decodable(*looped_info, utt, features,
-                                            ivector, online_ivectors,
-                                            ivectors.OnlinePeriod());
-        decodable.GetAllOutput(&output);
-      } else {
-        computer.ComputeUtterance(utt, features, ivector, online_ivectors,
-                                  ivectors.OnlinePeriod(), &output);
-      }
-      SubtractLogPriors(log_priors, opts.acoustic_scale, &output);
-      if (apply_exp) output.ApplyFunc(Func::kExp);
-      writer.Write(utt, output);
-      frame_count += features.NumRows();
-      num_success++;
-    }
-    feature_reader.Close();
-    writer.Close();
-    const double elapsed = timer.Elapsed();
-    NNET3_LOG << "Time taken " << elapsed
-              << "s: real-time factor assuming 100 frames/sec is "
-              << (frame_count > 0 ? elapsed * 100.0 / frame_count : 0.0);
-    NNET3_LOG << "Done " << num_success << " utterances, failed for "
-              << num_fail;
-    if (num_success == 0)
-      NNET3_ERR << "No utterance succeeded (" << num_fail << " failed) from '"
-                << feature_rspecifier << "'";
+      looped_computer =
+          std::make_unique<LoopedComputer>(opts, &nnet, computer.IvectorDim());
+    UtteranceComputer *chosen =
+        looped ? static_cast<UtteranceComputer *>(looped_computer.get())
+               : &computer;
+    ComputeUtterances(chosen, &ivectors, output_opts, po.GetArg(2),
+                      po.GetArg(3), &log_priors, opts.acoustic_scale);
     return 0;
   });
 }

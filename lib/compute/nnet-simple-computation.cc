@@ -138,19 +138,10 @@ void NnetSimpleComputer::CheckInputs(const std::string &utterance,
 
 void NnetSimpleComputer::PlanChunks(int32_t num_output_frames,
                                     std::vector<Chunk> *chunks) const {
-  const int32_t fss = opts_.frame_subsampling_factor;
-  const int32_t per_chunk = frames_per_chunk_ / fss;
-  // Chunk starts must stay multiples of the modulus (in input frames), so
-  // that the time shift of the request keeps its meaning.
-  const int32_t align = std::lcm(fss, nnet_.Modulus()) / fss;
+  const int32_t per_chunk = frames_per_chunk_ / opts_.frame_subsampling_factor;
   chunks->clear();
-  for (int32_t begin = 0; begin < num_output_frames; begin += per_chunk) {
-    const int32_t end = std::min(begin + per_chunk, num_output_frames);
-    Chunk chunk{begin, end, begin};
-    if (end - begin < per_chunk && num_output_frames >= per_chunk)
-      chunk.begin = (num_output_frames - per_chunk) / align * align;
-    chunks->push_back(chunk);
-  }
+  for (int32_t begin = 0; begin < num_output_frames; begin += per_chunk)
+    chunks->push_back({begin, std::min(begin + per_chunk, num_output_frames)});
 }
 
 void NnetSimpleComputer::GetChunkInput(const MatrixView &features,
@@ -208,17 +199,19 @@ void NnetSimpleComputer::GetChunkIvector(const std::string &utterance,
     return;
   }
   const int32_t fss = opts_.frame_subsampling_factor;
-  const int32_t frame = (chunk.begin * fss + (chunk.end - 1) * fss) / 2;
+  // Kaldi's rule: first and last output frames in input-frame units.
+  const int32_t first = chunk.begin * fss, last = (chunk.end - 1) * fss;
+  const int32_t frame = first + (last - first) / 2;
   int32_t index = frame / online_ivector_period;
-  const int32_t last = online_ivectors->NumRows() - 1;
-  if (index > last) {
+  const int32_t last_row = online_ivectors->NumRows() - 1;
+  if (index > last_row) {
     // Kaldi tolerates half a second of edge effects.
-    if ((index - last) * online_ivector_period > 50)
+    if ((index - last_row) * online_ivector_period > 50)
       NNET3_ERR << "Utterance '" << utterance << "': no online i-vector for "
-                << "frame " << frame << ": there are only " << last + 1
+                << "frame " << frame << ": there are only " << last_row + 1
                 << " rows at --online-ivector-period=" << online_ivector_period
                 << " (mismatched --online-ivector-period?)";
-    index = last;
+    index = last_row;
   }
   row->CopyFromMat(online_ivectors->RowRange(index, 1));
 }
@@ -272,10 +265,8 @@ void NnetSimpleComputer::ComputeUtterance(const std::string &utterance,
                   << request.inputs[0].indexes.size() << " input frames and "
                   << request.outputs[0].indexes.size() << " output frames";
     RunChunk(*computation, &input, &ivector_row, &chunk_output);
-    const int32_t num_new = chunk.end - chunk.first_new;
-    output->RowRange(chunk.first_new, num_new)
-        .CopyFromMat(
-            chunk_output.RowRange(chunk.first_new - chunk.begin, num_new));
+    output->RowRange(chunk.begin, chunk.end - chunk.begin)
+        .CopyFromMat(chunk_output);
   }
   if (opts_.acoustic_scale != 1.0f) output->Scale(opts_.acoustic_scale);
 }

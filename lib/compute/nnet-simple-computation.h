@@ -11,29 +11,38 @@
 // The network must be simple (compile/nnet-context.h: input "input",
 // output "output", maybe an input "ivector"). Its output is computed for
 // frames 0, fss, 2·fss, ... (fss = --frame-subsampling-factor), i.e.
-// ceil(num_frames / fss) rows, in chunks of --frames-per-chunk input frames
-// (rounded up to a multiple of lcm(fss, nnet modulus)). A chunk whose
-// output frames are a..b asks for input frames a − left context −
-// extra-left-context .. b + right context + extra-right-context, where the
-// first chunk uses --extra-left-context-initial and the last
-// --extra-right-context-final instead when those are >= 0; input frames
-// outside the utterance repeat the first or last frame. When the utterance
-// is at least a chunk long, the last chunk is moved back so that it is a
-// whole chunk (overlapping the one before it; only its new frames are
-// kept), so that requests repeat and compile once. Every request is shifted
-// in time so that its first output frame is t = 0; each distinct request is
-// compiled and optimized once by the computer's CachingOptimizingCompiler
-// (--optimization.*, --compiler.*; its cache holds 64 + frames-per-chunk
-// computations by default, as Kaldi's).
+// ceil(num_frames / fss) rows, in chunks exactly as Kaldi's
+// DecodableNnetSimple makes them: --frames-per-chunk is rounded up to a
+// multiple of lcm(fss, nnet modulus) and divided by fss, giving P output
+// frames per chunk; the chunks start at output frames 0, P, 2P, ... and the
+// last one is simply shorter (it is not moved back). A chunk whose output
+// frames are a..b (input-frame units) asks for input frames a − left
+// context − extra-left-context .. b + right context + extra-right-context,
+// where --extra-left-context-initial (when >= 0) replaces
+// --extra-left-context for the chunk that starts at output frame 0, and
+// --extra-right-context-final (when >= 0) replaces --extra-right-context
+// for the chunk that holds the last output frame; input frames outside the
+// utterance repeat the first or last frame. For recurrent networks this
+// fixes which frames each chunk's recurrence starts from, so the output
+// equals Kaldi's; for feed-forward networks any chunking gives the same
+// output. Every request is shifted in time so that its first output frame
+// is t = 0 (a multiple of the modulus, so the shift keeps its meaning);
+// each distinct request (a whole chunk, a shorter last chunk, an initial or
+// final chunk with other context) is compiled and optimized once by the
+// computer's CachingOptimizingCompiler (--optimization.*, --compiler.*; its
+// cache holds 64 + frames-per-chunk computations by default, as Kaldi's,
+// room for every length of last chunk), so later utterances only look them
+// up.
 //
 // I-vectors: a network with an "ivector" input gets one i-vector row per
 // chunk, as the Index (n=0, t=0, x=0) (the chunk's first output frame after
 // the time shift), which is what `ReplaceIndex(ivector, t, 0)` in the
 // network's descriptors reads for every frame. It is the per-utterance
-// vector, or the online i-vector row (first + last output frame of the
-// chunk) / 2 / period (Kaldi's choice: near the middle of the chunk),
-// clamped to the last row when the rows end early by at most 50 frames
-// (more is a UserError: a mismatched period).
+// vector, or Kaldi's choice of online i-vector row: with `first` and
+// `last` the chunk's first and last output frames in input-frame units,
+// row (first + (last − first) / 2) / period (integer divisions), clamped to
+// the last row when that lies at most 50 input frames past it (more is a
+// UserError: a mismatched --online-ivector-period).
 //
 // For networks without recurrence or batch statistics (batch-norm in
 // test mode), the output does not depend on the chunking. Errors (bad
@@ -50,6 +59,7 @@
 #include "compile/computation-request.h"
 #include "compile/nnet-computation.h"
 #include "compute/nnet-computer.h"
+#include "compute/utterance-computer.h"
 #include "matrix/matrix.h"
 #include "matrix/vector.h"
 #include "nnet/nnet.h"
@@ -89,7 +99,7 @@ struct NnetSimpleComputationOptions {
   void Register(OptionsRegistry *opts);
 };
 
-class NnetSimpleComputer {
+class NnetSimpleComputer : public UtteranceComputer {
  public:
   // `nnet` must outlive the computer. UserError if the network is not
   // simple or an option is out of range. Logs when --frames-per-chunk is
@@ -98,7 +108,7 @@ class NnetSimpleComputer {
                      const Nnet &nnet);
   NnetSimpleComputer(const NnetSimpleComputer &) = delete;
   NnetSimpleComputer &operator=(const NnetSimpleComputer &) = delete;
-  ~NnetSimpleComputer();
+  ~NnetSimpleComputer() override;
 
   // Computes the (scaled) output for `features` (num_frames x input dim)
   // into *output (ceil(num_frames / fss) x output dim, on ActiveDevice()).
@@ -108,7 +118,7 @@ class NnetSimpleComputer {
   void ComputeUtterance(const std::string &utterance,
                         const MatrixView &features, const VectorView *ivector,
                         const MatrixView *online_ivectors,
-                        int32_t online_ivector_period, Matrix *output);
+                        int32_t online_ivector_period, Matrix *output) override;
 
   int32_t LeftContext() const { return left_context_; }
   int32_t RightContext() const { return right_context_; }
@@ -116,7 +126,7 @@ class NnetSimpleComputer {
   int32_t FramesPerChunk() const { return frames_per_chunk_; }
   int32_t InputDim() const;
   // 0 if the network has no "ivector" input.
-  int32_t IvectorDim() const;
+  int32_t IvectorDim() const override;
   int32_t OutputDim() const;
   // How many distinct requests have been compiled (for tests).
   int32_t NumCompilations() const {
@@ -124,10 +134,9 @@ class NnetSimpleComputer {
   }
 
  private:
-  // Output frames [begin, end) in subsampled frames; the rows from
-  // `first_new` on are not computed by an earlier chunk.
+  // Output frames [begin, end) in subsampled frames.
   struct Chunk {
-    int32_t begin, end, first_new;
+    int32_t begin, end;
   };
   void CheckInputs(const std::string &utterance, const MatrixView &features,
                    const VectorView *ivector, const MatrixView *online_ivectors,

@@ -1,6 +1,7 @@
 #include "device/caching-allocator.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "base/error.h"
 #include "base/log.h"
@@ -18,12 +19,18 @@ void *CachingAllocator::Allocate(size_t bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   num_allocate_calls_++;
   void *ptr = nullptr;
-  auto it = free_lists_.find(size);
-  if (it != free_lists_.end() && !it->second.empty()) {
-    ptr = it->second.back();
-    it->second.pop_back();
-    bytes_cached_ -= size;
+  size_t block = size;
+  auto it = by_size_.lower_bound(size);
+  if (it != by_size_.end() &&
+      static_cast<double>(it->first) <= kMaxSlack * static_cast<double>(size)) {
+    block = it->first;
+    ptr = it->second->ptr;
+    lru_.erase(it->second);
+    by_size_.erase(it);
+    bytes_cached_ -= block;
   } else {
+    // Make room first: the blocks held stay within the limit.
+    EvictToLimitLocked(size);
     try {
       ptr = backend_.Allocate(size);
     } catch (const UserError &) {
@@ -36,8 +43,8 @@ void *CachingAllocator::Allocate(size_t bytes) {
     }
     num_backend_allocations_++;
   }
-  in_use_[ptr] = size;
-  bytes_in_use_ += size;
+  in_use_[ptr] = Block{size, block};
+  bytes_in_use_ += block;
   peak_bytes_in_use_ = std::max(peak_bytes_in_use_, bytes_in_use_);
   return ptr;
 }
@@ -50,13 +57,43 @@ void CachingAllocator::Free(void *ptr, size_t bytes) {
   if (it == in_use_.end())
     NNET3_INTERNAL_ERR << "CachingAllocator::Free of a pointer that is not "
                        << "in use (double free, or not from this allocator)";
-  if (it->second != size)
+  if (it->second.requested != size)
     NNET3_INTERNAL_ERR << "CachingAllocator::Free with " << bytes
-                       << " bytes of a block allocated as " << it->second;
+                       << " bytes of a block allocated as "
+                       << it->second.requested;
+  const size_t block = it->second.size;
   in_use_.erase(it);
-  bytes_in_use_ -= size;
-  free_lists_[size].push_back(ptr);
-  bytes_cached_ += size;
+  bytes_in_use_ -= block;
+  lru_.push_back(Cached{ptr, block});
+  by_size_.emplace(block, std::prev(lru_.end()));
+  bytes_cached_ += block;
+  EvictToLimitLocked(0);
+}
+
+void CachingAllocator::EvictToLimitLocked(size_t new_bytes) {
+  const size_t in_use = bytes_in_use_ + new_bytes;
+  const size_t limit = std::max(
+      std::max(static_cast<size_t>(kCacheLimitFactor *
+                                   static_cast<double>(peak_bytes_in_use_)),
+               in_use),
+      kMinCacheLimit);
+  EvictLocked(limit - in_use);
+}
+
+void CachingAllocator::EvictLocked(size_t max_bytes) {
+  while (bytes_cached_ > max_bytes && !lru_.empty()) {
+    const Cached oldest = lru_.front();
+    auto range = by_size_.equal_range(oldest.size);
+    for (auto it = range.first; it != range.second; ++it) {
+      if (it->second == lru_.begin()) {
+        by_size_.erase(it);
+        break;
+      }
+    }
+    lru_.pop_front();
+    bytes_cached_ -= oldest.size;
+    backend_.Free(oldest.ptr);
+  }
 }
 
 void CachingAllocator::ReleaseCached() {
@@ -64,12 +101,7 @@ void CachingAllocator::ReleaseCached() {
   ReleaseCachedLocked();
 }
 
-void CachingAllocator::ReleaseCachedLocked() {
-  for (auto &entry : free_lists_)
-    for (void *ptr : entry.second) backend_.Free(ptr);
-  free_lists_.clear();
-  bytes_cached_ = 0;
-}
+void CachingAllocator::ReleaseCachedLocked() { EvictLocked(0); }
 
 size_t CachingAllocator::NumBackendAllocations() const {
   std::lock_guard<std::mutex> lock(mutex_);

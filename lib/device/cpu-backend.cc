@@ -2,6 +2,7 @@
 #include "device/cpu-backend.h"
 
 #include <cblas.h>
+#include <malloc.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -58,6 +59,13 @@ void TransposeInto(float alpha, ConstMatView src, MatView dst, bool add) {
 
 void *CpuBackend::Allocate(size_t bytes) {
   if (bytes == 0) return nullptr;
+  // Blocks of 1 MiB and more come from mmap and go back to the system when
+  // freed: the caching allocator is the one cache, and decides what to
+  // keep. (Otherwise glibc raises its mmap threshold to the largest block
+  // freed, up to 32 MiB, and keeps those blocks in its heap: a second,
+  // unbounded cache of up to hundreds of MB.)
+  static const bool fixed_threshold = mallopt(M_MMAP_THRESHOLD, 1 << 20) == 1;
+  (void)fixed_threshold;
   // aligned_alloc needs a size that is a multiple of the alignment.
   const size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
   void *ptr = std::aligned_alloc(kAlignment, rounded);

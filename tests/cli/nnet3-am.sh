@@ -125,6 +125,19 @@ for a, b in zip(rows('priors.txt'), rows('scaled.txt')):
     for x, y in zip(a, b):
         assert abs(y - 0.5 * x) < 1e-4, (x, y)
 PY
+# nnet3-compute-batch --use-priors: the same numbers as nnet3-compute's.
+expect_ok batch-priors "nnet3-compute-batch --use-priors --acoustic-scale=0.5 $G/hmm.mdl ark:feats.ark ark,t:batch-scaled.txt"
+python3 - <<'PY' || fail "nnet3-compute-batch --use-priors differs from nnet3-compute's"
+def rows(path):
+    body = open(path).read().split('[', 1)[1].split(']', 1)[0]
+    return [[float(v) for v in line.split()] for line in body.strip().split('\n')]
+a, b = rows('scaled.txt'), rows('batch-scaled.txt')
+assert len(a) == len(b) == 3
+for x, y in zip(a, b):
+    for u, v in zip(x, y):
+        assert abs(u - v) < 1e-4, (u, v)
+PY
+expect_error batch-raw-priors "--use-priors needs an acoustic model" "nnet3-compute-batch --use-priors $G/nnet.raw.txt ark:feats.ark ark,t:-"
 expect_ok compute-no-priors "nnet3-compute --use-priors $G/chain.mdl ark:feats.ark ark,t:np.txt"
 grep -q 'has no priors' "$TMP/err" || fail "--use-priors on a model without priors: no warning"
 

@@ -90,6 +90,12 @@ done
 # output (which is why looped computation exists).
 expect_ok chunked "nnet3-compute --frames-per-chunk=8 r-lstmp.raw ark:feats.ark ark,t:chunked.txt"
 cmp -s chunked.txt whole-lstmp.txt && fail "chunked LSTM output equals the whole-utterance output"
+# nnet3-compute-batch on the recurrent networks: one exact chunk per
+# utterance is nnet3-compute's whole-utterance computation, bit for bit.
+for name in lstmp output-gru; do
+  expect_ok "batch-$name" "nnet3-compute-batch --frames-per-chunk=1000 --ensure-exact-final-context=true --minibatch-size=2 r-$name.raw ark:feats.ark ark,t:batch-$name.txt"
+  cmp -s "batch-$name.txt" "whole-$name.txt" || fail "batch-$name: not nnet3-compute's output"
+done
 # I-vectors (one per utterance), extra initial left context.
 gen_feats ivec.txt 30 a:v b:v c:v
 expect_ok whole-iv "nnet3-compute --frames-per-chunk=1000 --extra-left-context-initial=3 --ivectors=ark,t:ivec.txt r-tdnn-lstm.raw ark:feats.ark ark,t:whole-iv.txt"

@@ -1,12 +1,15 @@
 // Tests of NnetSimpleComputer: chunked inference equals whole-utterance
 // inference for non-recurrent networks (many chunk sizes, extra contexts,
 // frame subsampling), edge padding against a direct computation on an
-// explicitly padded input, i-vector inputs, request caching, and errors.
+// explicitly padded input, i-vector inputs (Kaldi's online row rule),
+// request caching, and errors. Recurrent networks (where the chunk
+// boundaries matter): nnet-simple-chunking-test.cc.
 #include "compute/nnet-simple-computation.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -15,6 +18,7 @@
 #include "compile/computation-request.h"
 #include "compute-test-utils.h"
 #include "compute/nnet-computer.h"
+#include "inference-test-utils.h"
 #include "nnet/nnet-utils.h"
 
 namespace nnet3 {
@@ -70,15 +74,6 @@ const char *const kRoundConfig =
     "input=Append(Offset(input, -1), Round(input, 3))\n"
     "output-node name=output input=a1\n";
 
-float MaxAbsDiff(const MatrixView &a, const MatrixView &b) {
-  REQUIRE(a.NumRows() == b.NumRows());
-  REQUIRE(a.NumCols() == b.NumCols());
-  const std::vector<float> x = a.ToHost(), y = b.ToHost();
-  float d = 0.0f;
-  for (size_t i = 0; i < x.size(); ++i) d = std::max(d, std::fabs(x[i] - y[i]));
-  return d;
-}
-
 Matrix Compute(const Nnet &nnet, const NnetSimpleComputationOptions &opts,
                const Matrix &features, const Vector *ivector = nullptr,
                const Matrix *online = nullptr, int32_t period = 0) {
@@ -93,44 +88,6 @@ Matrix ComputeWhole(const Nnet &nnet, NnetSimpleComputationOptions opts,
                     const Matrix &features, const Vector *ivector = nullptr) {
   opts.frames_per_chunk = features.NumRows() + 3;
   return Compute(nnet, opts, features, ivector);
-}
-
-// Compiles and runs a request directly: inputs t in [first_t, first_t +
-// input.NumRows()), outputs at `output_ts`, the i-vector at t = 0.
-Matrix DirectCompute(const Nnet &nnet, const Matrix &input, int32_t first_t,
-                     const std::vector<int32_t> &output_ts,
-                     const Matrix *ivector = nullptr) {
-  ComputationRequest request;
-  request.inputs.emplace_back("input", first_t, first_t + input.NumRows());
-  if (ivector != nullptr)
-    request.inputs.emplace_back("ivector", std::vector<Index>{Index(0, 0)});
-  std::vector<Index> outputs;
-  for (int32_t t : output_ts) outputs.emplace_back(0, t);
-  request.outputs.emplace_back("output", outputs);
-  NnetComputation computation;
-  Compiler(request, nnet).CreateComputation(CompilerOptions(), &computation);
-  NnetComputer computer(NnetComputeOptions(), computation, nnet, nullptr);
-  if (computation.commands[0].command_type != kAcceptInput) computer.Run();
-  Matrix in(input);
-  computer.AcceptInput("input", &in);
-  Matrix iv;
-  if (ivector != nullptr) {
-    iv = *ivector;
-    computer.AcceptInput("ivector", &iv);
-  }
-  computer.Run();
-  return Matrix(computer.GetOutput("output"));
-}
-
-// Rows [-left, num_rows + right) of `features`, edges repeated.
-Matrix PadEdges(const Matrix &features, int32_t left, int32_t right) {
-  const int32_t rows = features.NumRows();
-  Matrix padded(rows + left + right, features.NumCols());
-  for (int32_t r = 0; r < padded.NumRows(); ++r) {
-    const int32_t src = std::min(rows - 1, std::max(0, r - left));
-    padded.RowRange(r, 1).CopyFromMat(features.RowRange(src, 1));
-  }
-  return padded;
 }
 
 // Chunked inference equals whole-utterance inference for many settings.
@@ -193,26 +150,44 @@ TEST_CASE("NnetSimpleComputer: chunking with modulus 3 (Round)",
   for (int32_t frames : {5, 23, 31}) CheckChunkingInvariance(nnet, frames, 321);
 }
 
+// The example TDNN, prepared for test as nnet3-compute does. Its output
+// layer starts at zero (param-stddev=0.0 bias-stddev=0.0), which would make
+// every output row log(1/100) whatever the input; the random output layer
+// used here makes the output depend on every input frame of the context,
+// so a chunk that read its input one frame off would be caught.
 TEST_CASE("NnetSimpleComputer: configs/tdnn.config in test mode",
           "[inference]") {
   std::ifstream is(std::string(NNET3_TEST_DATA) + "/../../configs/tdnn.config");
   REQUIRE(is.good());
-  Nnet nnet;
-  nnet.ReadConfig(is, "tdnn.config");
+  std::string config((std::istreambuf_iterator<char>(is)),
+                     std::istreambuf_iterator<char>());
+  const std::string zero = " param-stddev=0.0 bias-stddev=0.0";
+  REQUIRE(config.find(zero) != std::string::npos);
+  config.erase(config.find(zero), zero.size());
+  Nnet nnet = NnetFromConfigText(config, "tdnn.config");
   SetBatchnormTestMode(true, &nnet);
   CollapseModel(CollapseModelConfig(), &nnet);
-  const Matrix features = RandomMatrix(37, 40, 331);  // seed 331
+  const int32_t frames = 37;
+  const Matrix features = RandomMatrix(frames, 40, 331);  // seed 331
   NnetSimpleComputationOptions opts;
   opts.acoustic_scale = 1.0f;
-  const Matrix whole = ComputeWhole(nnet, opts, features);
+  NnetSimpleComputer computer(opts, nnet);
+  REQUIRE(computer.LeftContext() == 6);
+  REQUIRE(computer.RightContext() == 6);
+  std::vector<int32_t> ts;
+  for (int32_t t = 0; t < frames; ++t) ts.push_back(t);
+  const Matrix want = DirectCompute(nnet, PadEdges(features, 6, 6), -6, ts);
+  // Not constant: rows differ by far more than the tolerance.
+  REQUIRE(MaxAbsDiff(want.RowRange(0, 1), want.RowRange(1, 1)) > 0.05f);
+  REQUIRE(MaxAbsDiff(want.RowRange(10, 1), want.RowRange(11, 1)) > 0.05f);
   // Log-softmax rows: exp sums to 1.
-  Matrix probs(whole);
+  Matrix probs(want);
   probs.ApplyFunc(Func::kExp);
   CHECK(probs.RowRange(0, 1).Sum() == Approx(1.0).margin(1e-4));
   for (int32_t fpc : {1, 7, 50}) {
     opts.frames_per_chunk = fpc;
     INFO("fpc " << fpc);
-    CHECK(MaxAbsDiff(Compute(nnet, opts, features), whole) <= 1e-4f);
+    CHECK(MaxAbsDiff(Compute(nnet, opts, features), want) <= 1e-4f);
   }
 }
 
@@ -244,17 +219,23 @@ TEST_CASE("NnetSimpleComputer compiles each distinct chunk shape once",
   opts.frames_per_chunk = 7;
   NnetSimpleComputer computer(opts, nnet);
   Matrix output;
-  // 23 frames: chunks [0,7) [7,14) [14,21) and [16,23), moved back.
+  // 23 frames: chunks [0,7) [7,14) [14,21) and the shorter [21,23).
   computer.ComputeUtterance("a", RandomMatrix(23, 4, 351), nullptr, nullptr, 0,
                             &output);
-  CHECK(computer.NumCompilations() == 1);
+  CHECK(computer.NumCompilations() == 2);
+  // 40 frames: five whole chunks (cached) and [35,40), a new length.
   computer.ComputeUtterance("b", RandomMatrix(40, 4, 352), nullptr, nullptr, 0,
                             &output);
-  CHECK(computer.NumCompilations() == 1);
+  CHECK(computer.NumCompilations() == 3);
+  // 5 frames: one chunk of the same shape as [35,40): cached.
   computer.ComputeUtterance("c", RandomMatrix(5, 4, 353), nullptr, nullptr, 0,
                             &output);
-  CHECK(computer.NumCompilations() == 2);  // a short utterance: 5 frames
+  CHECK(computer.NumCompilations() == 3);
   CHECK(output.NumRows() == 5);
+  // 44 frames: whole chunks and a last chunk of 2 frames: all cached.
+  computer.ComputeUtterance("d", RandomMatrix(44, 4, 354), nullptr, nullptr, 0,
+                            &output);
+  CHECK(computer.NumCompilations() == 3);
 }
 
 TEST_CASE("NnetSimpleComputer applies --acoustic-scale", "[inference]") {
@@ -311,13 +292,56 @@ TEST_CASE("NnetSimpleComputer with online i-vectors", "[inference]") {
   const Vector last(Matrix(online.RowRange(2, 1)).ToHost());
   const Matrix want2 = ComputeWhole(nnet, opts, features, &last);
   CHECK(MaxAbsDiff(got2.RowRange(10, 10), want2.RowRange(10, 10)) <= 1e-5f);
-  // Too few rows by far: a mismatched period.
+  // Too few rows by far: a mismatched period. One chunk of 200 frames
+  // needs row (0 + 199 / 2) / 10 = 9; with 5 rows (last 4) that is 50
+  // frames past the last row, which Kaldi still accepts (the last row is
+  // used); with 4 rows it is 60 frames: an error.
   opts.frames_per_chunk = 200;
   const Matrix long_features = RandomMatrix(200, 4, 383);  // seed 383
-  const Matrix one_row(online.RowRange(0, 1));
+  const Matrix rows5 = RandomMatrix(5, 3, 384);            // seed 384
+  const Vector row4(Matrix(rows5.RowRange(4, 1)).ToHost());
+  CHECK(MaxAbsDiff(Compute(nnet, opts, long_features, nullptr, &rows5, 10),
+                   ComputeWhole(nnet, opts, long_features, &row4)) <= 1e-5f);
+  const Matrix rows4(rows5.RowRange(0, 4));
   CHECK_THROWS_WITH(
-      Compute(nnet, opts, long_features, nullptr, &one_row, period),
+      Compute(nnet, opts, long_features, nullptr, &rows4, 10),
       Catch::Contains("utt1") && Catch::Contains("--online-ivector-period"));
+}
+
+// Kaldi's row for a chunk whose output frames run from `first` to `last`
+// is (first + (last - first) / 2) / period: with a shorter last chunk it
+// is taken from that chunk's own frames, not from a chunk moved back.
+TEST_CASE("NnetSimpleComputer: online i-vector rows of a shorter last chunk",
+          "[inference]") {
+  const Nnet nnet = NnetFromConfigText(kIvectorConfig, "ivector.config");
+  const int32_t frames = 22, period = 3;
+  const Matrix features = RandomMatrix(frames, 4, 385);  // seed 385
+  const Matrix online = RandomMatrix(8, 3, 386);         // seed 386
+  NnetSimpleComputationOptions opts;
+  opts.acoustic_scale = 1.0f;
+  opts.frames_per_chunk = 8;
+  // Chunks [0,8) [8,16) [16,22): rows (0+3)/3 = 1, (8+3)/3 = 3 and
+  // (16 + 5/2)/3 = 6 (a chunk moved back to [14,22) would read row 5).
+  const std::vector<RefChunk> chunks = {
+      {0, 8, 0, 0}, {8, 16, 0, 0}, {16, 22, 0, 0}};
+  REQUIRE(KaldiSimpleChunks(frames, 8, RefContextOptions()).size() == 3);
+  Matrix rows(3, 3);
+  const int32_t want_rows[] = {1, 3, 6};
+  for (int32_t c = 0; c < 3; ++c)
+    rows.RowRange(c, 1).CopyFromMat(online.RowRange(want_rows[c], 1));
+  const Matrix want = ReferenceChunkedOutput(nnet, features, 1, chunks, &rows);
+  CHECK(MaxAbsDiff(Compute(nnet, opts, features, nullptr, &online, period),
+                   want) <= 1e-5f);
+  // Frame subsampling 2: the rule is in input frames. fpc 8 -> 4 output
+  // frames per chunk; 22 frames -> 11 outputs: chunks [0,4) [4,8) [8,11),
+  // first/last input frames 0/6, 8/14, 16/20: rows 1, 3, 6 again.
+  opts.frame_subsampling_factor = 2;
+  const std::vector<RefChunk> chunks2 = {
+      {0, 4, 0, 0}, {4, 8, 0, 0}, {8, 11, 0, 0}};
+  const Matrix want2 =
+      ReferenceChunkedOutput(nnet, features, 2, chunks2, &rows);
+  CHECK(MaxAbsDiff(Compute(nnet, opts, features, nullptr, &online, period),
+                   want2) <= 1e-5f);
 }
 
 TEST_CASE("NnetSimpleComputer errors name the utterance", "[inference]") {

@@ -107,6 +107,100 @@ TEST_CASE("CachingAllocator shares a size class", "[device][allocator]") {
   alloc.Free(r, 600);
 }
 
+// Best fit up to kMaxSlack: a somewhat larger cached block serves a
+// request; a much larger one does not.
+TEST_CASE("CachingAllocator reuses a somewhat larger block",
+          "[device][allocator]") {
+  CountingBackend backend;
+  CachingAllocator alloc(backend);
+  void *p = alloc.Allocate(100000);  // a 100096-byte block
+  alloc.Free(p, 100000);
+  void *q = alloc.Allocate(70000);  // 70144 * 1.5 >= 100096: reused
+  CHECK(q == p);
+  CHECK(backend.allocations == 1);
+  CHECK(alloc.BytesInUse() == 100096);  // the block's size
+  CHECK(alloc.BytesCached() == 0);
+  void *r = alloc.Allocate(60000);  // 60160 * 1.5 < 100096: a new block
+  CHECK(r != p);
+  CHECK(backend.allocations == 2);
+  // The size class is the one asked for, not the block's.
+  CHECK_THROWS_AS(alloc.Free(q, 100000), InternalError);
+  alloc.Free(q, 70000);
+  alloc.Free(r, 60000);
+  CHECK(alloc.BytesInUse() == 0);
+  CHECK(alloc.BytesCached() == 100096 + 60160);
+  // The smallest block that fits is taken.
+  void *s1 = alloc.Allocate(60000);
+  CHECK(s1 == r);
+  alloc.Free(s1, 60000);
+}
+
+// Matrices of many sizes one after another (utterances of many lengths):
+// the cache stays bounded instead of keeping a block per size.
+TEST_CASE("CachingAllocator: many sizes, bounded cache",
+          "[device][allocator]") {
+  CountingBackend backend;
+  CachingAllocator alloc(backend);
+  std::mt19937 rng(4711);  // seed 4711
+  std::uniform_int_distribution<size_t> frames(300, 1500);
+  for (int i = 0; i < 2000; i++) {
+    const size_t bytes = frames(rng) * 2000 * 4;  // an output matrix
+    void *p = alloc.Allocate(bytes);
+    REQUIRE(p != nullptr);
+    alloc.Free(p, bytes);
+  }
+  // The peak in use is one matrix (12 MB), so the cache holds at most
+  // kMinCacheLimit (64 MiB); most requests still find a block.
+  CHECK(alloc.PeakBytesInUse() <= 1500 * 2000 * 4 + 256);
+  CHECK(alloc.BytesCached() <= CachingAllocator::kMinCacheLimit);
+  CHECK(backend.live_bytes == alloc.BytesCached());
+  CHECK(backend.allocations < 1000);
+}
+
+// Beyond the peak in use, the least recently freed blocks go back.
+TEST_CASE("CachingAllocator evicts the least recently freed blocks",
+          "[device][allocator]") {
+  // Blocks of 40, 30 and 100 MiB (never touched: no real memory).
+  const size_t kMiB = size_t{1} << 20;
+  CountingBackend backend;
+  CachingAllocator alloc(backend);
+  void *a = alloc.Allocate(40 * kMiB), *b = alloc.Allocate(30 * kMiB);
+  alloc.Free(a, 40 * kMiB);
+  alloc.Free(b, 30 * kMiB);  // cached 70 MiB == peak: nothing evicted
+  CHECK(backend.frees == 0);
+  void *c = alloc.Allocate(30 * kMiB);  // b's block
+  CHECK(c == b);
+  // No fit: held would be 40 + 30 + 100 > 1.25 * 70 and > the new peak
+  // 130: a (the least recently freed) goes back first.
+  void *d = alloc.Allocate(100 * kMiB);
+  CHECK(backend.frees == 1);
+  CHECK(backend.live.count(a) == 0);
+  alloc.Free(c, 30 * kMiB);
+  alloc.Free(d, 100 * kMiB);  // held 130 <= 1.25 * 130: nothing evicted
+  CHECK(backend.frees == 1);
+  CHECK(alloc.BytesCached() == 130 * kMiB);
+  c = alloc.Allocate(100 * kMiB);
+  CHECK(c == d);
+  alloc.Free(c, 100 * kMiB);
+}
+
+TEST_CASE("CachingAllocator: the blocks held stay within the limit",
+          "[device][allocator]") {
+  const size_t kMiB = size_t{1} << 20;
+  CountingBackend backend;
+  CachingAllocator alloc(backend);
+  void *a = alloc.Allocate(40 * kMiB), *b = alloc.Allocate(30 * kMiB);
+  alloc.Free(a, 40 * kMiB);
+  alloc.Free(b, 30 * kMiB);
+  // No fit: a new block; held would be 170 > max(1.25 * 70, 100).
+  void *c = alloc.Allocate(100 * kMiB);
+  alloc.Free(c, 100 * kMiB);
+  CHECK(backend.frees == 2);  // a and b went back before c was allocated
+  CHECK(alloc.BytesCached() == 100 * kMiB);
+  CHECK(alloc.Allocate(100 * kMiB) == c);  // the most recent one stayed
+  alloc.Free(c, 100 * kMiB);
+}
+
 TEST_CASE("CachingAllocator detects misuse", "[device][allocator]") {
   CountingBackend backend;
   CachingAllocator alloc(backend);
