@@ -83,6 +83,7 @@ __global__ void LstmKernel(ConstMatView in, ConstMatView params, MatView out) {
 }
 
 int NumChunks(int32_t rows, int32_t cell_dim) {
+  if (rows <= 0 || cell_dim <= 0) return 1;  // nothing to split
   int chunks = CeilDiv(kTargetBlocks, CeilDiv(cell_dim, kTile));
   const int by_rows = CeilDiv(rows, kMinChunkRows);
   if (chunks > by_rows) chunks = by_rows;

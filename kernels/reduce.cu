@@ -22,6 +22,8 @@ constexpr int kMinChunkRows = 64;  // rows per chunk at least
 constexpr int kTargetBlocks = 512;
 
 int NumChunks(int32_t rows, int32_t cols) {
+  // An empty matrix (no columns: no column blocks) has one empty chunk.
+  if (rows <= 0 || cols <= 0) return 1;
   const int col_blocks = CeilDiv(cols, kColTile);
   int chunks = CeilDiv(kTargetBlocks, col_blocks);
   const int by_rows = CeilDiv(rows, kMinChunkRows);
