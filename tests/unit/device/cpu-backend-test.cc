@@ -222,5 +222,21 @@ TEST_CASE("CpuBackend Gemm edge shapes", "[device][cpu-backend]") {
             CheckGemm(&cpu, &rng, s[0], s[1], s[2], ta, tb, alpha, beta);
 }
 
+TEST_CASE("CpuBackend Gemm few-row products (the small-product kernel)",
+          "[device][cpu-backend]") {
+  CpuBackend cpu;
+  const uint32_t seed = 106;
+  INFO("seed " << seed);
+  Rng rng(seed);
+  // m = 2..13 rows times a transposed B, long k (vector tails), odd n.
+  const int32_t shapes[][3] = {{2, 300, 201}, {3, 1029, 7}, {12, 40, 33},
+                               {13, 17, 5},   {4, 1, 9},    {7, 64, 1000}};
+  for (const auto &s : shapes)
+    for (float alpha : {1.0f, -0.7f})
+      for (float beta : {0.0f, 1.0f, 0.3f})
+        CheckGemm(&cpu, &rng, s[0], s[1], s[2], Trans::kNo, Trans::kYes, alpha,
+                  beta);
+}
+
 }  // namespace
 }  // namespace nnet3
