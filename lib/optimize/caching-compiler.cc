@@ -227,6 +227,7 @@ CachedComputationPtr CachingOptimizingCompiler::CompileViaShortcut(
     std::lock_guard<std::mutex> lock(mutex_);
     stats_.shortcut_expansions++;
   }
+  ans->ComputeDeviceIndexes();
   return ans;
 }
 
@@ -262,6 +263,7 @@ CachedComputationPtr CachingOptimizingCompiler::CompileNoShortcut(
   timer.Reset();
   ComputationChecker(CheckComputationOptions(), nnet_, *computation).Check();
   AddSeconds(&CachingCompilerStats::seconds_check, timer.Elapsed());
+  computation->ComputeDeviceIndexes();
   return computation;
 }
 
