@@ -15,7 +15,7 @@ if [ "${1:-}" = --targets ]; then
 fi
 
 packages=(meson ninja-build pkg-config g++ libopenblas-dev libcli11-dev
-          libspdlog-dev catch2 python3)
+          libspdlog-dev catch2 python3 libdnnl-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "base/error.h"
+#include "device/cpu-gemm.h"
 #include "device/cpu-kernels.h"
 #include "device/cpu-loops.h"
 
@@ -193,9 +194,9 @@ void CpuBackend::Gemm(float alpha, ConstMatView a, Trans trans_a,
                                        Ld(b), beta, c.data, Ld(c));
     return;
   }
-  // OpenBLAS's beta == 0 path writes zeros without reading C.
-  cblas_sgemm(CblasRowMajor, BlasTrans(trans_a), BlasTrans(trans_b), m, n, k,
-              alpha, a.data, Ld(a), b.data, Ld(b), beta, c.data, Ld(c));
+  // OpenBLAS's and oneDNN's beta == 0 paths write C without reading it.
+  cpu::Sgemm(cpu::ActiveGemmLibrary(), ta, tb, m, n, k, alpha, a.data, Ld(a),
+             b.data, Ld(b), beta, c.data, Ld(c));
 }
 
 // One-row (or one-column) products through sgemv, which OpenBLAS runs about
