@@ -27,7 +27,11 @@ figure on a busy machine.
 
 Per figure also: our GEMM GFLOP/s (affine-layer flops of the frames the
 outputs need, as both sides compute them) against the single-core FP32 peak
-measured at the start (scripts/bench/peak_flops.c), and the share of our
+(scripts/bench/peak_flops.c, at the start and at the end, the higher of
+the two: the AVX-512 peak where the processor has AVX-512, which is twice
+the AVX2 peak where its FMA units are 512 bits wide; the AVX2 fraction is in
+the JSON), which library ran our products (oneDNN or OpenBLAS: ldd of
+nnet3-train; NNET3_CPU_GEMM=openblas forces OpenBLAS), and the share of our
 samples inside OpenBLAS's sgemm/sgemv (perf record -e cpu-clock over one
 extra run of the K-minibatch process; start-up included). Checks that the
 two sides did the same work: the average training objective over the K
@@ -358,7 +362,7 @@ def blas_share(s, cmd, threads, tag):
     return gemm / 100.0, blas / 100.0
 
 
-def measure(s, figs, threads, peak):
+def measure(s, figs, threads, peaks):
     a, rows = s.a, []
     plan = [('train', 'mlp', 'nnet3-train'), ('train', 'tdnn-rows', 'nnet3-train'),
             ('train', 'tdnn-full', 'nnet3-train'),
@@ -425,7 +429,8 @@ def measure(s, figs, threads, peak):
             'ours_per_s': ours_rate, 'torch_per_s': timed / median(torch_w),
             'ratio': median([tw / ow for ow, tw in zip(ours_w, torch_w)]),
             'ratio_cpu': median([tc / oc for oc, tc in zip(ours_c, torch_c)]),
-            'ours_gflops': gflops, 'peak_fraction': gflops / peak,
+            'ours_gflops': gflops, 'peak_fraction': gflops / peaks['peak'],
+            'avx2_peak_fraction': gflops / peaks['avx2'],
             'gemm_share': gemm, 'blas_share': blas, 'torch_form': best,
             'check': check, 'ours_wall_runs': ours_w, 'torch_wall_runs': torch_w,
             'torch_version': torch_version})
@@ -451,6 +456,15 @@ def cold_compile(s):
             secs.append(json.load(open(j))['seconds']['total'])
         out[name] = 1e3 * median(secs)
     return out
+
+
+def gemm_library(s):
+    """oneDNN or OpenBLAS: which library our products went to."""
+    if os.environ.get('NNET3_CPU_GEMM') == 'openblas':
+        return 'openblas'
+    libs = subprocess.run(['ldd', s.bin('nnet3-train')], capture_output=True,
+                          text=True).stdout
+    return 'onednn' if 'libdnnl' in libs else 'openblas'
 
 
 def peak_probe(s):
@@ -486,13 +500,23 @@ def main():
     load_start = open('/proc/loadavg').read().split()[:3]
     figs = s.all()
     peak_start = peak_probe(s)
+    peaks = {'avx2': peak_start['peak_gflops'],
+             'peak': max(peak_start['peak_gflops'], peak_start.get('peak512_gflops', 0.0))}
     rows = []
     for t in [int(x) for x in a.threads.split()]:
         # The inference figures use the model the training figure wrote.
-        rows += measure(s, figs, t, peak_start['peak_gflops'])
+        rows += measure(s, figs, t, peaks)
     compile_ms = cold_compile(s)
     peak_end = peak_probe(s)
-    peak = max(peak_start['peak_gflops'], peak_end['peak_gflops'])
+    # The fractions against the higher of the two probes.
+    avx2 = max(peak_start['peak_gflops'], peak_end['peak_gflops'])
+    peak = max(avx2, peak_start.get('peak512_gflops', 0.0), peak_end.get('peak512_gflops', 0.0))
+    for r in rows:
+        r['peak_fraction'] = r['ours_gflops'] / peak
+        r['avx2_peak_fraction'] = r['ours_gflops'] / avx2
+    gemm = gemm_library(s)
+    for r in rows:
+        r['gemm'] = gemm
     load_end = open('/proc/loadavg').read().split()[:3]
     report(a, rows, compile_ms, peak_start, peak_end, peak, load_start, load_end)
 
@@ -502,11 +526,14 @@ def report(a, rows, compile_ms, peak_start, peak_end, peak, load_start, load_end
           'load average %s at the start, %s at the end (%d CPUs)'
           % (rows[0]['torch_version'] if rows else '?', a.runs, '/'.join(load_start),
              '/'.join(load_end), os.cpu_count()))
-    print('single-core FP32 peak %.1f GFLOP/s (start %.1f, end %.1f); sgemm 128x1024x1024 '
-          '%.1f GFLOP/s; OPENBLAS_CORETYPE=%s'
+    print('single-core FP32 peak %.1f GFLOP/s (AVX2 FMA %.1f/%.1f, AVX-512 FMA %.1f/%.1f at '
+          'start/end); OpenBLAS sgemm 128x1024x1024 %.1f GFLOP/s; OPENBLAS_CORETYPE=%s; '
+          'our products: %s'
           % (peak, peak_start['peak_gflops'], peak_end['peak_gflops'],
+             peak_start.get('peak512_gflops', 0.0), peak_end.get('peak512_gflops', 0.0),
              max(peak_start['sgemm_gflops'], peak_end['sgemm_gflops']),
-             os.environ.get('OPENBLAS_CORETYPE', '(unset)')))
+             os.environ.get('OPENBLAS_CORETYPE', '(unset)'),
+             rows[0]['gemm'] if rows else '?'))
     head = '%-16s %-20s %2s %-9s %11s %11s %7s %7s %7s %6s %6s %6s  %s' % (
         'figure', 'ours', 'T', 'unit', 'ours', 'torch', 'ratio', 'cpu', 'GFLOP/s',
         '%peak', 'sgemm', 'blas', 'check (ours/torch)')
@@ -531,6 +558,7 @@ def report(a, rows, compile_ms, peak_start, peak_end, peak, load_start, load_end
                      round(v, 4) if isinstance(v, float) else v)
     print(json.dumps({'benchmark': 'cpu', 'runs': a.runs, 'load_start': load_start,
                       'load_end': load_end, 'peak_gflops': round(peak, 2),
+                      'gemm': rows[0]['gemm'] if rows else None,
                       'compile_ms': {k: round(v, 3) for k, v in compile_ms.items()},
                       'ratios': ratios,
                       'results': [{k: rnd(v) for k, v in r.items()} for r in rows]}))
