@@ -28,7 +28,13 @@ GemmLibrary ActiveGemmLibrary() {
     const char *force = std::getenv("NNET3_CPU_GEMM");
     if (force != nullptr && std::strcmp(force, "openblas") == 0)
       return GemmLibrary::kOpenBlas;
-    return OneDnnAvailable() ? GemmLibrary::kOneDnn : GemmLibrary::kOpenBlas;
+    if (!OneDnnAvailable()) return GemmLibrary::kOpenBlas;
+    // One thread pool: the products that need threads run in oneDNN's; what
+    // still goes to OpenBLAS (matrix-vector products) is small, and its
+    // workers, spinning after each call, would take the cores from
+    // oneDNN's threads.
+    openblas_set_num_threads(1);
+    return GemmLibrary::kOneDnn;
   }();
   return chosen;
 }

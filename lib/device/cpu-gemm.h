@@ -11,9 +11,11 @@
 // with full-width AVX-512 that is about twice the FP32 throughput. The
 // environment variable NNET3_CPU_GEMM=openblas chooses OpenBLAS anyway
 // (=onednn asks for oneDNN; without it in the build, OpenBLAS is used).
-// Threads: OpenBLAS's pool (OPENBLAS_NUM_THREADS) and oneDNN's OpenMP pool
-// (OMP_NUM_THREADS); set both alike. Both libraries leave C unread when
-// beta == 0.
+// Threads: with oneDNN, its OpenMP pool (OMP_NUM_THREADS) runs the
+// products and OpenBLAS is set to one thread (it then only gets the small
+// matrix-vector products), so that two pools do not spin on the same
+// cores; with OpenBLAS alone, OPENBLAS_NUM_THREADS. Both libraries leave C
+// unread when beta == 0.
 #ifndef NNET3_DEVICE_CPU_GEMM_H_
 #define NNET3_DEVICE_CPU_GEMM_H_
 

@@ -21,7 +21,9 @@
 #
 # Environment: RUNS (paired runs per figure, default 5; medians are
 # reported), THREADS (default "1 2"), QUICK=1 (tiny sizes, to test the
-# script), WORK (keep the work directory there instead of a temporary one).
+# script), WORK (keep the work directory there instead of a temporary one),
+# NNET3_CPU_GEMM=openblas (our products through OpenBLAS even in a build
+# with oneDNN; the table's header says which library ran them).
 # Installs Debian's python3-torch, python3-numpy, dataset-fashion-mnist and
 # linux-perf when missing (as root or through sudo); without torch it exits
 # 77. Keeps OPENBLAS_CORETYPE as it finds it (same for both sides). Prints a
