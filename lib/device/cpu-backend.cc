@@ -162,6 +162,27 @@ void CpuBackend::AddConst(float value, MatView m) {
   cpu::MapInPlace(m, [value](float x) { return x + value; });
 }
 
+void CpuBackend::AddMatAndScaleSrc(float alpha, MatView src, float src_scale,
+                                   MatView dst) {
+  CheckView(src);
+  CheckView(dst);
+  NNET3_ASSERT(SameShape(src, dst));
+  for (int32_t r = 0; r < dst.rows; r++) {
+    float *x = RowOf(src, r), *y = RowOf(dst, r);
+    if (src_scale == 0.0f) {
+      for (int32_t c = 0; c < dst.cols; c++) {
+        y[c] += alpha * x[c];
+        x[c] = 0.0f;
+      }
+    } else {
+      for (int32_t c = 0; c < dst.cols; c++) {
+        y[c] += alpha * x[c];
+        x[c] *= src_scale;
+      }
+    }
+  }
+}
+
 // ---- GEMM ----
 
 void CpuBackend::Gemm(float alpha, ConstMatView a, Trans trans_a,

@@ -238,5 +238,30 @@ TEST_CASE("CpuBackend Gemm few-row products (the small-product kernel)",
                   beta);
 }
 
+TEST_CASE("CpuBackend AddMatAndScaleSrc", "[device][cpu-backend]") {
+  CpuBackend cpu;
+  const uint32_t seed = 107;
+  INFO("seed " << seed);
+  Rng rng(seed);
+  for (int trial = 0; trial < 30; trial++) {
+    const int32_t rows = RandDim(&rng, 40), cols = RandDim(&rng, 40);
+    for (float src_scale : {0.9f, 0.0f, -1.5f}) {
+      INFO("trial " << trial << " src_scale " << src_scale);
+      TestMat src(rows, cols, &rng), dst(rows, cols, &rng);
+      if (src_scale == 0.0f && rows > 0 && cols > 0) src(0, 0) = kNaN;
+      const TestMat src0 = src, dst0 = dst;
+      cpu.AddMatAndScaleSrc(0.25f, src.view(), src_scale, dst.view());
+      Ref want_dst(dst0), want_src(src0);
+      for (int32_t r = 0; r < rows; r++)
+        for (int32_t c = 0; c < cols; c++) {
+          want_dst(r, c) += 0.25 * src0(r, c);
+          want_src(r, c) = src_scale == 0.0f ? 0.0 : src_scale * src0(r, c);
+        }
+      CheckMat(dst, dst0, want_dst, 1e-6);
+      CheckMat(src, src0, want_src, 1e-6);  // zeros even over NaN
+    }
+  }
+}
+
 }  // namespace
 }  // namespace nnet3
