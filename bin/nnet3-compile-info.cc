@@ -14,6 +14,7 @@
 #include "optimize/looped-compile-info.h"
 #include "optimize/nnet-optimize-options.h"
 #include "optimize/optimize-info.h"
+#include "train/am-nnet-simple.h"
 #include "train/egs-compile-info.h"
 #include "train/nnet-example.h"
 #include "util/kaldi-io.h"
@@ -115,15 +116,14 @@ int main(int argc, char *argv[]) {
     else
       CheckNoEgsOptions(po);
     Nnet nnet;
-    ReadKaldiObject(po.GetArg(1), &nnet);
+    ReadNnetFromRawOrAm(po.GetArg(1), &nnet);
     if (opts.prepare_for_test || egs_opts.for_compute_prob) {
       SetBatchnormTestMode(true, &nnet);
       SetDropoutTestMode(true, &nnet);
       CollapseModel(CollapseModelConfig(), &nnet);
     }
     if (looped && have_egs)
-      NNET3_ERR << "--looped shows the looped computation of the options' "
-                   "request; it does not take an egs rspecifier";
+      NNET3_ERR << "--looped takes no egs rspecifier (it shows a request's)";
     if (looped) {
       PrintLoopedCompileInfo(nnet, opts, optimize_opts, show, std::cout);
       std::cout << std::flush;

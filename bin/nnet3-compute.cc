@@ -14,6 +14,7 @@
 #include "compute/nnet-simple-computation.h"
 #include "device/device.h"
 #include "nnet/nnet-utils.h"
+#include "train/am-nnet-simple.h"
 #include "util/kaldi-io.h"
 #include "util/table-types.h"
 
@@ -35,7 +36,8 @@ const char *const kUsage =
     "<matrix-wspecifier>\n"
     " e.g.: nnet3-compute final.raw scp:feats.scp ark:nnet_prediction.ark\n"
     "       nnet3-compute --looped=true lstm.raw scp:feats.scp ark:out.ark\n"
-    "Note: --use-gpu defaults to \"no\": this build has no CUDA backend yet.\n"
+    "Note: --use-gpu defaults to \"no\" (see cuda-compiled for whether this\n"
+    "build has the CUDA backend).\n"
     "See also: nnet3-init, copy-feats\n";
 
 // The looped options from nnet3-compute's (non-looped) ones.
@@ -72,8 +74,7 @@ int main(int argc, char *argv[]) {
                 "If true, apply exp function to output");
     po.Register("use-priors", &use_priors,
                 "If true, subtract the logs of the priors stored with the "
-                "model (in this case, a .mdl file is expected as input); "
-                "not supported yet");
+                "model (in this case, a .mdl file is expected as input).");
     po.Register("looped", &looped,
                 "If true, use looped computation (see above); recommended "
                 "for recurrent models and long utterances");
@@ -83,15 +84,12 @@ int main(int argc, char *argv[]) {
       return 1;
     }
     SelectDevice(device_opts);
-    if (use_priors)
-      NNET3_ERR << "--use-priors needs an acoustic model (.mdl) with priors, "
-                   "which this toolkit cannot read yet; give a raw network "
-                   "and leave --use-priors off";
     const std::string nnet_rxfilename = po.GetArg(1),
                       feature_rspecifier = po.GetArg(2),
                       matrix_wspecifier = po.GetArg(3);
     Nnet nnet;
-    ReadKaldiObject(nnet_rxfilename, &nnet);
+    Vector log_priors;
+    ReadNnetAndLogPriors(nnet_rxfilename, use_priors, &nnet, &log_priors);
     SetBatchnormTestMode(true, &nnet);
     SetDropoutTestMode(true, &nnet);
     CollapseModel(CollapseModelConfig(), &nnet);
@@ -129,6 +127,7 @@ int main(int argc, char *argv[]) {
         computer.ComputeUtterance(utt, features, ivector, online_ivectors,
                                   ivectors.OnlinePeriod(), &output);
       }
+      SubtractLogPriors(log_priors, opts.acoustic_scale, &output);
       if (apply_exp) output.ApplyFunc(Func::kExp);
       writer.Write(utt, output);
       frame_count += features.NumRows();

@@ -222,7 +222,7 @@ if [ $stage -le 6 ] && [ $builder = true ]; then
   builder_mlp=$NNET3_BUILD/egs/fashion_mnist/local/builder_mlp
   [ -x $builder_mlp ] || { echo "$0: $builder_mlp is not built" >&2; exit 1; }
   mkdir -p exp/mlp-builder
-  $builder_mlp --num-epochs=$num_epochs --results=exp/results.txt data \
+  $builder_mlp --num-epochs=$((2 * num_epochs)) --results=exp/results.txt data \
     2> exp/mlp-builder/train.log
   grep "^mlp-builder" exp/results.txt
 fi

@@ -13,7 +13,8 @@
 #                       [--stage N] [--bin <toolkit bin dir>]
 #   stage 0: data; 1: xconfig; 2: train_raw_dnn.py; 3: compute_output.sh
 # The only options given to train_raw_dnn.py besides the required ones are
-# --cmd run.pl (no grid engine) and --trainer.samples-per-iter 800: with the
+# --cmd run.pl (no grid engine), --use-gpu no in a CUDA build on a machine
+# without a GPU, and --trainer.samples-per-iter 800: with the
 # default 400000 a data set this small would give one archive, and the
 # default --trainer.optimization.num-jobs-final=8 needs at least 8; 800 gives
 # 13 archives of about 580 egs, enough for the default minibatch of 512.
@@ -62,8 +63,13 @@ XCONFIG
     --config-dir exp/dnn/configs
 fi
 if [ $stage -le 2 ]; then
+  # The script's default --use-gpu=yes; a CUDA build on a machine without an
+  # NVIDIA device refuses it (as Kaldi's does), so run with --use-gpu=no there.
+  gpu=yes
+  if cuda-compiled && ! ls /dev/nvidia[0-9]* > /dev/null 2>&1; then gpu=no; fi
   $python steps/nnet3/train_raw_dnn.py --cmd run.pl --feat-dir data/train \
-    --targets-scp data/train/targets.scp --trainer.samples-per-iter 800 --dir exp/dnn
+    --targets-scp data/train/targets.scp --trainer.samples-per-iter 800 \
+    --use-gpu $gpu --dir exp/dnn
 fi
 if [ $stage -le 3 ]; then
   steps/nnet3/compute_output.sh --cmd run.pl --nj 4 data/train exp/dnn exp/dnn/output

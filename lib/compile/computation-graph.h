@@ -33,7 +33,9 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <ostream>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -164,6 +166,22 @@ class ComputationGraphBuilder {
   // not-computable cindex that explain why it is not computable.
   void GetBlockingDependencies(int32_t cindex_id,
                                std::vector<int32_t> *blocking) const;
+  // For ExplainNotComputable: "output 'o' at t=... (of t=... requested)" for
+  // each output with cindexes that are not computable; appends those
+  // cindex_ids to *failing_cindex_ids.
+  std::vector<std::string> FailingOutputs(
+      std::vector<int32_t> *failing_cindex_ids) const;
+  // Follows the blocking dependencies from `start` down to input nodes and
+  // collects the input frames that are missing (input node -> t's); one
+  // line per cindex followed goes to `dump` if it is not null.
+  void TraceToMissingInputs(
+      const std::vector<int32_t> &start, std::ostream *dump,
+      std::map<int32_t, std::set<int32_t>> *missing) const;
+  // One line for the dump: the cindex, its dependencies with their status,
+  // and the blocking ones.
+  void DumpNotComputable(int32_t cindex_id,
+                         const std::vector<int32_t> &blocking,
+                         std::ostream *dump) const;
 
   const Nnet &nnet_;
   const ComputationRequest *request_ = nullptr;  // the current segment's

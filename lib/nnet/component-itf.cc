@@ -101,6 +101,17 @@ void ExpectOneOrTwoTokens(std::istream &is, bool binary,
   }
 }
 
+bool StatsGenerator::OneIn(int32_t n) {
+  NNET3_ASSERT(n > 0);
+  // A splitmix64 step, as RandomComponent::NextSeed.
+  state_ += 0x9E3779B97F4A7C15ull;
+  uint64_t z = state_;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return z % static_cast<uint64_t>(n) == 0;
+}
+
 uint64_t RandomComponent::NextSeed() const {
   // splitmix64 step: consecutive calls give well-separated seeds.
   seed_ += 0x9E3779B97F4A7C15ull;

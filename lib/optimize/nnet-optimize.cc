@@ -56,6 +56,7 @@ class PassRunner {
   void Check(const char *after) const {
     try {
       CheckComputationOptions check_opts;
+      check_opts.check_unused_variables = false;  // as Kaldi, after a pass
       ComputationChecker(check_opts, nnet_, computation_).Check();
     } catch (const InternalError &e) {
       NNET3_INTERNAL_ERR << "Computation check failed after optimization "

@@ -78,7 +78,7 @@ bool GetDenseEgsForUtterance(
               << targets.NumCols()
               << " columns but --num-targets=" << opts.num_targets;
   std::vector<ChunkTimeInfo> chunks;
-  splitter->GetChunksForUtterance(num_frames, &chunks);
+  splitter->GetChunksForUtterance(num_frames, rng, &chunks);
   if (chunks.empty()) {
     NNET3_WARN << "Not producing egs for utterance " << utt
                << " because it is too short: " << num_frames << " frames.";

@@ -40,7 +40,7 @@ const char *const kUsage =
     "Trains the seed's MLP on Fashion-MNIST with NetBuilder and Adam, from "
     "C++ alone.\n"
     "Usage: builder_mlp [options] <data-dir>\n"
-    "e.g.: builder_mlp --num-epochs=5 --results=exp/results.txt data\n";
+    "e.g.: builder_mlp --num-epochs=10 --results=exp/results.txt data\n";
 
 struct DataSet {
   Matrix features;  // one row per image, on the host
@@ -127,9 +127,9 @@ void WriteResult(const std::string &path, const std::string &line) {
 int main(int argc, char *argv[]) {
   return RunProgram(argc, argv, [&]() -> int {
     OptionsRegistry po(kUsage);
-    int32_t num_epochs = 5, minibatch_size = 128, hidden_dim = 1024, srand = 0;
-    float learning_rate = 0.001f, final_learning_rate = 0.0001f;
-    double dropout = 0.2;
+    int32_t num_epochs = 10, minibatch_size = 128, hidden_dim = 1024, srand = 0;
+    float learning_rate = 0.001f, final_learning_rate = 0.00002f;
+    double dropout = 0.0, weight_decay = 0.0;
     std::string results;
     po.Register("num-epochs", &num_epochs, "Passes over the training data");
     po.Register("minibatch-size", &minibatch_size, "Images per minibatch");
@@ -141,6 +141,8 @@ int main(int argc, char *argv[]) {
     po.Register("srand", &srand, "Seed for the shuffling");
     po.Register("dropout", &dropout,
                 "Dropout proportion after each hidden layer (0: none)");
+    po.Register("weight-decay", &weight_decay,
+                "Adam's decoupled weight decay (AdamW; 0: plain Adam)");
     po.Register("results", &results,
                 "File to write the 'mlp-builder test-accuracy' line into");
     po.Read(argc, argv);
@@ -172,7 +174,11 @@ int main(int argc, char *argv[]) {
     Variable *loss =
         builder.AddOp("cross_entropy", input = prediction, label = label_var);
     builder.AddOp("mean", input = loss, name = "avg_loss");
-    builder.AddOptimization(learning_rate, "adam");
+    OptAttrs adam;
+    adam.optimizer = "adam";
+    adam.learning_rate = learning_rate;
+    adam.weight_decay = static_cast<float>(weight_decay);
+    builder.AddOptimization(adam);
     std::unique_ptr<Net> net = Net::Create(builder.Desc());
 
     std::mt19937 rng(srand);

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "base/error.h"
 #include "nnet-test-utils.h"
 #include "nnet/component-itf.h"
 
@@ -22,9 +23,13 @@ namespace nnet3 {
 
 namespace {
 
+// A missing type fails the test (InternalError naming it) rather than
+// quietly shrinking what the family covers.
 bool Have(const std::vector<std::string> &types) {
   for (const std::string &t : types)
-    if (Component::NewComponentOfType(t) == nullptr) return false;
+    if (Component::NewComponentOfType(t) == nullptr)
+      NNET3_INTERNAL_ERR << "random-nets-lstm: component type '" << t
+                         << "' is not registered";
   return true;
 }
 
@@ -287,5 +292,19 @@ bool GenerateLstmConfigs(const NnetGenerationOptions &opts, RandomState *rng,
   configs->assign(1, w.Take());
   return true;
 }
+
+namespace {
+
+// The family's component types, for the generator's type test.
+[[maybe_unused]] const bool kLstmRegistered = RegisterRandomNetFamily(
+    {"lstm",
+     {"BackpropTruncationComponent", "ElementwiseProductComponent",
+      "GruNonlinearityComponent", "LogSoftmaxComponent",
+      "LstmNonlinearityComponent", "NaturalGradientAffineComponent",
+      "NoOpComponent", "OutputGruNonlinearityComponent",
+      "PerElementScaleComponent", "SigmoidComponent", "TanhComponent"},
+     GenerateLstmConfigs});
+
+}  // namespace
 
 }  // namespace nnet3
