@@ -32,11 +32,11 @@ the two: the AVX-512 peak where the processor has AVX-512, which is twice
 the AVX2 peak where its FMA units are 512 bits wide; the AVX2 fraction is in
 the JSON), which library ran our products (oneDNN or OpenBLAS: ldd of
 nnet3-train; NNET3_CPU_GEMM=openblas forces OpenBLAS), and the share of our
-samples inside OpenBLAS's sgemm/sgemv (perf record -e cpu-clock over one
-extra run of the K-minibatch process; start-up included). Checks that the
-two sides did the same work: the average training objective over the K
-minibatches of the first run, and the largest difference of the first
-batch's outputs in inference.
+samples inside OpenBLAS's sgemm/sgemv or oneDNN (its JIT kernels
+included; perf record -e cpu-clock over one extra run of the K-minibatch
+process; start-up included). Checks that the two sides did the same
+work: the average training objective over the K minibatches of the first
+run, and the largest difference of the first batch's outputs in inference.
 
 Cold compilation: nnet3-compile-info's 'total' seconds (the first
 compilation in a fresh process: caching compiler, shortcut on, checker on)
@@ -351,7 +351,7 @@ def blas_share(s, cmd, threads, tag):
         return None, None
     gemm = blas = 0.0
     for line in rep.splitlines():
-        m = re.match(r'\s*([\d.]+)%\s+(\S+)\s+\[\.\]\s+(\S+)', line)
+        m = re.match(r'\s*([\d.]+)%\s+(.+?)\s+\[\.\]\s+(\S+)', line)
         if not m:
             continue
         pct, dso, sym = float(m.group(1)), m.group(2), m.group(3)
@@ -359,6 +359,10 @@ def blas_share(s, cmd, threads, tag):
             blas += pct
             if re.search(r'sgemm|sgemv|gemm_|gemv_', sym):
                 gemm += pct
+        elif 'dnnl' in dso or dso.startswith('[JIT]'):
+            # oneDNN: its run-time generated sgemm kernels have no symbols.
+            blas += pct
+            gemm += pct
     return gemm / 100.0, blas / 100.0
 
 
