@@ -211,8 +211,8 @@ cudaError_t AddMatAndScaleSrc(cudaStream_t stream, float alpha, MatView src,
                               float src_scale, MatView dst) {
   if (IsEmpty(dst)) return cudaSuccess;
   const Launch2D l = Config2D(dst.rows, dst.cols);
-  AddMatAndScaleSrcKernel<<<l.grid, l.block, 0, stream>>>(alpha, src,
-                                                          src_scale, dst);
+  AddMatAndScaleSrcKernel<<<l.grid, l.block, 0, stream>>>(alpha, src, src_scale,
+                                                          dst);
   return LaunchStatus();
 }
 
