@@ -34,6 +34,18 @@ struct PlusConst {
   }
 };
 
+// dst += alpha * src and src *= src_scale, one read of each element.
+__global__ void AddMatAndScaleSrcKernel(float alpha, MatView src,
+                                        float src_scale, MatView dst) {
+  NNET3_FOR_2D(r, c, dst.rows, dst.cols) {
+    float *x = src.data + At(r, src.stride, c);
+    float *y = dst.data + At(r, dst.stride, c);
+    const float v = *x;
+    *y += alpha * v;
+    *x = src_scale == 0.0f ? 0.0f : src_scale * v;
+  }
+}
+
 // dst = alpha * srcᵀ (or +=) through a 32 x 33 shared tile, so that both
 // the reads and the writes are coalesced. Block 32 x 8.
 __global__ void TransposeKernel(float alpha, ConstMatView src, MatView dst,
@@ -193,6 +205,15 @@ cudaError_t Transpose(cudaStream_t stream, float alpha, ConstMatView src,
 
 cudaError_t AddConst(cudaStream_t stream, float value, MatView m) {
   return LaunchIndexed(stream, m, PlusConst{value});
+}
+
+cudaError_t AddMatAndScaleSrc(cudaStream_t stream, float alpha, MatView src,
+                              float src_scale, MatView dst) {
+  if (IsEmpty(dst)) return cudaSuccess;
+  const Launch2D l = Config2D(dst.rows, dst.cols);
+  AddMatAndScaleSrcKernel<<<l.grid, l.block, 0, stream>>>(alpha, src, src_scale,
+                                                          dst);
+  return LaunchStatus();
 }
 
 cudaError_t Apply(cudaStream_t stream, Func f, ConstMatView in, MatView out) {

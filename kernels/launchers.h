@@ -33,6 +33,9 @@ cudaError_t ScaleCopy(cudaStream_t stream, float alpha, ConstMatView src,
 cudaError_t Transpose(cudaStream_t stream, float alpha, ConstMatView src,
                       MatView dst, bool add);
 cudaError_t AddConst(cudaStream_t stream, float value, MatView m);
+// dst += alpha * src, then src *= src_scale (0: zeros, even over NaN).
+cudaError_t AddMatAndScaleSrc(cudaStream_t stream, float alpha, MatView src,
+                              float src_scale, MatView dst);
 cudaError_t Apply(cudaStream_t stream, Func f, ConstMatView in, MatView out);
 cudaError_t ApplyPow(cudaStream_t stream, float power, ConstMatView in,
                      MatView out);

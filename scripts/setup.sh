@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
 # Installs what the build needs (Debian packages) when missing, configures
 # build/ and builds. Idempotent: a second run with nothing changed takes
-# seconds. Usage: scripts/setup.sh [extra meson options for a new build/]
+# seconds. Usage: scripts/setup.sh [--targets "T1 T2 ..."] [extra meson
+# options for a new build/]. --targets builds only those ninja targets (and
+# what they need), e.g. "bin/nnet3-train bin/nnet3-compute": a recipe that
+# needs a few programs does not wait for the test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+targets=()
+if [ "${1:-}" = --targets ]; then
+  [ $# -ge 2 ] || { echo "setup: --targets needs a list of ninja targets" >&2; exit 1; }
+  read -r -a targets <<< "$2"
+  shift 2
+fi
 
 packages=(meson ninja-build pkg-config g++ libopenblas-dev libcli11-dev
-          libspdlog-dev catch2 python3)
+          libspdlog-dev catch2 python3 libdnnl-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
@@ -24,4 +33,4 @@ fi
 if [ ! -f build/build.ninja ]; then
   meson setup build --buildtype=release "$@" >&2
 fi
-ninja -C build -j"$(nproc)" >&2
+ninja -C build -j"$(nproc)" "${targets[@]}" >&2

@@ -13,7 +13,8 @@
 #
 # Stages:
 #   0  install what is missing (Debian packages dataset-fashion-mnist,
-#      python3-numpy, gnuplot-nox; then scripts/setup.sh builds ../../build)
+#      python3-numpy, gnuplot-nox; then scripts/setup.sh builds, in
+#      ../../build, only the programs the recipe runs)
 #   1  data preparation (local/prepare_data.py): data/{train,valid,test}
 #   2  egs for each model (steps/get_egs.sh): exp/<model>/egs
 #   3  training (steps/train.sh): exp/<model>/{0..N,final}.raw, logs in exp/<model>/log
@@ -25,6 +26,7 @@
 #      local/builder_mlp (built by Meson) builds the MLP with NetBuilder and
 #      trains it with Adam; its line "mlp-builder test-accuracy" goes to
 #      exp/results.txt
+# The last lines printed give the seconds spent in each stage and the total.
 #
 # The models read the same images differently:
 #   mlp:  each image is one frame of 784 dims (data/*/feats_flat.scp); one eg
@@ -80,6 +82,18 @@ Runs the Fashion-MNIST recipe; see the comment at the top of $0."
 
 start_time=$(date +%s)
 log() { echo "$0: [$(( $(date +%s) - start_time ))s] $*"; }
+# Seconds spent in each stage (the summary at the end): stage_begin N
+# closes the running stage and starts N; "stage_begin end" only closes.
+declare -A stage_secs=()
+stage_order="" current_stage="" stage_start=$start_time
+stage_begin() {
+  local now; now=$(date +%s)
+  if [ -n "$current_stage" ]; then
+    stage_secs[$current_stage]=$(( ${stage_secs[$current_stage]:-0} + now - stage_start ))
+  fi
+  current_stage=$1 stage_start=$now
+  [ "$1" = end ] || case " $stage_order " in *" $1 "*) ;; *) stage_order="$stage_order $1" ;; esac
+}
 
 # The data set's size: everything, or the tiny version for the test suite.
 prep_opts="--num-valid 1000"
@@ -127,7 +141,14 @@ model_settings() {
 }
 for m in $models; do model_settings $m; done
 
+# The programs the recipe runs (stage 0 builds only these, not the test
+# suite: scripts/test.sh builds the rest).
+programs="nnet3-init nnet3-get-egs nnet3-shuffle-egs nnet3-copy-egs nnet3-merge-egs
+  nnet3-egs-augment-image nnet3-train nnet3-average nnet3-copy nnet3-compute-prob
+  nnet3-compute nnet3-show-progress copy-feats"
+
 if [ $stage -le 0 ]; then
+  stage_begin 0
   log "stage 0: checking packages and the build"
   missing=""
   for p in dataset-fashion-mnist python3-numpy gnuplot-nox; do
@@ -141,15 +162,18 @@ if [ $stage -le 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
   fi
   if [ "$NNET3_BUILD" = "$NNET3_ROOT/build" ]; then
-    $NNET3_ROOT/scripts/setup.sh
+    targets=""
+    for p in $programs; do targets="$targets bin/$p"; done
+    [ $builder = true ] && targets="$targets egs/fashion_mnist/local/builder_mlp"
+    $NNET3_ROOT/scripts/setup.sh --targets "$targets"
   fi
-  for p in nnet3-init nnet3-get-egs nnet3-shuffle-egs nnet3-copy-egs nnet3-merge-egs \
-           nnet3-train nnet3-average nnet3-compute-prob nnet3-compute copy-feats; do
+  for p in $programs; do
     command -v $p > /dev/null || { echo "$0: $p is not in $NNET3_BUILD/bin" >&2; exit 1; }
   done
 fi
 
 if [ $stage -le 1 ]; then
+  stage_begin 1
   log "stage 1: data preparation from $idx_dir"
   $PYTHON local/prepare_data.py $prep_opts $idx_dir data
   for d in train valid test; do $PYTHON local/make_row_posts.py data/$d; done
@@ -157,6 +181,7 @@ fi
 
 if [ $stage -le 2 ]; then
   declare -A egs_of=()  # models with the same features and egs options share egs
+  stage_begin 2
   for m in $models; do
     model_settings $m
     key="$feats $post $egs_opts"
@@ -176,6 +201,7 @@ if [ $stage -le 2 ]; then
 fi
 
 if [ $stage -le 3 ]; then
+  stage_begin 3
   for m in $models; do
     model_settings $m
     log "stage 3: training $m"
@@ -189,6 +215,7 @@ if [ $stage -le 3 ]; then
 fi
 
 if [ $stage -le 4 ]; then
+  stage_begin 4
   for m in $models; do
     model_settings $m
     log "stage 4: testing $m"
@@ -204,6 +231,7 @@ if [ $stage -le 4 ]; then
 fi
 
 if [ $stage -le 5 ]; then
+  stage_begin 5
   for m in $models; do
     log "stage 5: plotting $m"
     local/plot_progress.sh exp/$m
@@ -211,6 +239,7 @@ if [ $stage -le 5 ]; then
 fi
 
 if [ $stage -le 6 ] && [ $builder = true ]; then
+  stage_begin 6
   log "stage 6: the NetBuilder MLP (local/builder_mlp), trained with Adam"
   builder_mlp=$NNET3_BUILD/egs/fashion_mnist/local/builder_mlp
   [ -x $builder_mlp ] || { echo "$0: $builder_mlp is not built" >&2; exit 1; }
@@ -220,5 +249,9 @@ if [ $stage -le 6 ] && [ $builder = true ]; then
   grep "^mlp-builder" exp/results.txt
 fi
 
-log "done. Test accuracies (exp/results.txt):"
+stage_begin end
+summary=""
+for st in $stage_order; do summary="$summary stage $st ${stage_secs[$st]}s,"; done
+log "done. Time per stage:${summary% ,} total $(( $(date +%s) - start_time ))s"
+log "Test accuracies (exp/results.txt):"
 cat exp/results.txt

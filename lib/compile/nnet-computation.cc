@@ -181,6 +181,27 @@ bool NnetComputation::IsWholeMatrix(int32_t submatrix_index) const {
          s.num_cols == m.num_cols;
 }
 
+std::vector<std::pair<int32_t, int32_t>> NnetComputation::RowRanges(
+    int32_t i) const {
+  NNET3_ASSERT(i >= 0 && i < static_cast<int32_t>(indexes_ranges.size()));
+  // Computations (ours and Kaldi's) write an empty range as (-1, -1)
+  // ("null" when printed); the matrix layer wants bounds >= 0.
+  std::vector<std::pair<int32_t, int32_t>> ranges = indexes_ranges[i];
+  for (auto &r : ranges)
+    if (r.first == -1 && r.second == -1) r = {0, 0};
+  return ranges;
+}
+
+void NnetComputation::ComputeDeviceIndexes() {
+  device_indexes.indexes.clear();
+  device_indexes.ranges.clear();
+  for (const std::vector<int32_t> &v : indexes)
+    device_indexes.indexes.push_back(std::make_shared<const IndexVector>(v));
+  for (size_t i = 0; i < indexes_ranges.size(); i++)
+    device_indexes.ranges.push_back(std::make_shared<const IndexVector>(
+        IndexVector::FromRanges(RowRanges(static_cast<int32_t>(i)))));
+}
+
 // ---------------------------------------------------------------------------
 // Element I/O
 

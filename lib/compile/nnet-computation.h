@@ -53,6 +53,7 @@
 #include <utility>
 #include <vector>
 
+#include "matrix/device-array.h"
 #include "matrix/matrix-common.h"
 #include "nnet/component-itf.h"
 #include "nnet/nnet-common.h"
@@ -163,6 +164,24 @@ struct NnetComputation {
   std::vector<Command> commands;
   bool need_model_derivative = false;
 
+  // Device copies of `indexes` and `indexes_ranges`, made once after the
+  // computation's last change by ComputeDeviceIndexes() (the caching
+  // compiler does this, as Kaldi's computes its CUDA indexes), so that the
+  // NnetComputers that run the computation, one per minibatch, do not upload
+  // them again each time. A copy of the computation starts without them
+  // (a copy is usually made to be changed); not written by Write.
+  struct DeviceIndexes {
+    std::vector<std::shared_ptr<const IndexVector>> indexes, ranges;
+    DeviceIndexes() = default;
+    DeviceIndexes(const DeviceIndexes &) {}
+    DeviceIndexes &operator=(const DeviceIndexes &) {
+      indexes.clear();
+      ranges.clear();
+      return *this;
+    }
+  };
+  DeviceIndexes device_indexes;
+
   NnetComputation();  // with the reserved entries 0
   // Adds a matrix and a submatrix covering it; returns the submatrix index.
   int32_t NewMatrix(int32_t num_rows, int32_t num_cols,
@@ -172,6 +191,12 @@ struct NnetComputation {
   int32_t NewSubMatrix(int32_t base, int32_t row_offset, int32_t num_rows,
                        int32_t col_offset, int32_t num_cols);
   bool IsWholeMatrix(int32_t submatrix_index) const;
+  // Fills device_indexes on ActiveDevice() (see above). Changing indexes or
+  // indexes_ranges afterwards requires calling it again.
+  void ComputeDeviceIndexes();
+  // The entries of indexes_ranges[i] as AddRowRanges takes them: the
+  // "no range" pair (-1, -1) becomes the empty range (0, 0).
+  std::vector<std::pair<int32_t, int32_t>> RowRanges(int32_t i) const;
 
   // Kaldi's readable listing: matrices with their debug info, then
   // "c<k>: <command>" lines, "# begin backward commands" at the marker.

@@ -353,6 +353,10 @@ const ComponentPrecomputedIndexes *NnetComputer::GetPrecomputedIndexes(
 const IndexVector &NnetComputer::GetIndexes(int32_t indexes_index) {
   NNET3_ASSERT(indexes_index >= 0 &&
                indexes_index < static_cast<int32_t>(indexes_.size()));
+  const auto &cached = computation_.device_indexes.indexes;
+  if (cached.size() == indexes_.size() &&
+      &cached[indexes_index]->device() == device_)
+    return *cached[indexes_index];
   std::unique_ptr<IndexVector> &slot = indexes_[indexes_index];
   if (!slot)
     slot = std::make_unique<IndexVector>(computation_.indexes[indexes_index],
@@ -363,17 +367,14 @@ const IndexVector &NnetComputer::GetIndexes(int32_t indexes_index) {
 const IndexVector &NnetComputer::GetRanges(int32_t ranges_index) {
   NNET3_ASSERT(ranges_index >= 0 &&
                ranges_index < static_cast<int32_t>(ranges_.size()));
+  const auto &cached = computation_.device_indexes.ranges;
+  if (cached.size() == ranges_.size() &&
+      &cached[ranges_index]->device() == device_)
+    return *cached[ranges_index];
   std::unique_ptr<IndexVector> &slot = ranges_[ranges_index];
-  if (!slot) {
-    // Computations (ours and Kaldi's) write an empty range as (-1, -1)
-    // ("null" when printed); the matrix layer wants bounds >= 0.
-    std::vector<std::pair<int32_t, int32_t>> ranges =
-        computation_.indexes_ranges[ranges_index];
-    for (auto &r : ranges)
-      if (r.first == -1 && r.second == -1) r = {0, 0};
-    slot = std::make_unique<IndexVector>(
-        IndexVector::FromRanges(ranges, *device_));
-  }
+  if (!slot)
+    slot = std::make_unique<IndexVector>(IndexVector::FromRanges(
+        computation_.RowRanges(ranges_index), *device_));
   return *slot;
 }
 

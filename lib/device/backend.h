@@ -257,6 +257,12 @@ class Backend {
   virtual void RandUniform(uint64_t seed, MatView m) = 0;   // in [0, 1)
   virtual void RandGaussian(uint64_t seed, MatView m) = 0;  // N(0, 1)
 
+  // ---- the SGD step with momentum in one pass (cpu-backend.cc) ----
+  // dst += alpha * src, then src *= src_scale (src_scale == 0 sets zeros,
+  // even over NaN and inf, as Scale does). src and dst must not overlap.
+  virtual void AddMatAndScaleSrc(float alpha, MatView src, float src_scale,
+                                 MatView dst) = 0;
+
   // ---- row-diagonal products (attention weights and their derivatives) ----
   // v(r) = alpha * sum_c a(r, c) * b(r, c) + beta * v(r), i.e. the diagonal
   // of a bᵀ; v is 1 x a.rows, a and b have equal shapes; beta == 0 ignores

@@ -1,12 +1,14 @@
 // CpuBackend: the fused LSTM cell (Kaldi's LstmNonlinearityComponent maths)
 // and its backward pass. Rows are visited in order and the per-column sums
 // (peephole derivatives, value and derivative stats) are accumulated in
-// double, one accumulator per column.
+// double, one accumulator per column. The sigmoids and tanhs of a row are
+// computed a whole row at a time by the vectorised kernels (cpu-kernels.h).
 #include <cmath>
 #include <vector>
 
 #include "base/error.h"
 #include "device/cpu-backend.h"
+#include "device/cpu-kernels.h"
 #include "device/cpu-loops.h"
 
 namespace nnet3 {
@@ -15,8 +17,6 @@ using cpu::CheckView;
 using cpu::RowOf;
 
 namespace {
-
-inline float Sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 
 // Shapes shared by the forward and backward passes; returns C.
 int32_t CheckLstmShapes(const ConstMatView &in, const ConstMatView &params) {
@@ -34,20 +34,59 @@ struct LstmUnit {
   float c_prev, i, f, tanh_c_part, c_t, o, tanh_c_t;
 };
 
-inline void ComputeUnit(const float *in_row, bool masks, int32_t cell_dim,
-                        int32_t c, float w_ic, float w_fc, float w_oc,
-                        LstmUnit *u) {
-  u->i_scale = masks ? in_row[5 * cell_dim] : 1.0f;
-  u->f_scale = masks ? in_row[5 * cell_dim + 1] : 1.0f;
-  u->o_scale = masks ? in_row[5 * cell_dim + 2] : 1.0f;
-  u->c_prev = in_row[c + 4 * cell_dim];
-  u->i = Sigmoid(in_row[c] + w_ic * u->c_prev);
-  u->f = Sigmoid(in_row[c + cell_dim] + w_fc * u->c_prev);
-  u->tanh_c_part = std::tanh(in_row[c + 2 * cell_dim]);
-  u->c_t = u->f * u->f_scale * u->c_prev + u->i * u->i_scale * u->tanh_c_part;
-  u->o = Sigmoid(in_row[c + 3 * cell_dim] + w_oc * u->c_t);
-  u->tanh_c_t = std::tanh(u->c_t);
-}
+// The forward quantities of one row, each C values: the gates i, f, o, the
+// cell c_t and the two tanhs, with the sigmoids and tanhs computed over the
+// whole row by the kernels.
+class LstmRow {
+ public:
+  explicit LstmRow(int32_t cell_dim)
+      : cell_dim_(cell_dim), buf_(7 * static_cast<size_t>(cell_dim)) {}
+  void Compute(const float *in_row, bool masks, const float *w_ic,
+               const float *w_fc, const float *w_oc) {
+    const cpu::Kernels &k = cpu::ActiveKernels();
+    const int32_t n = cell_dim_;
+    in_row_ = in_row;
+    scale_[0] = masks ? in_row[5 * n] : 1.0f;      // i
+    scale_[1] = masks ? in_row[5 * n + 1] : 1.0f;  // f
+    scale_[2] = masks ? in_row[5 * n + 2] : 1.0f;  // o
+    const float *c_prev = in_row + 4 * n;
+    float *i = Part(0), *f = Part(1), *g = Part(2), *c_t = Part(3),
+          *o = Part(4), *h = Part(5), *tmp = Part(6);
+    for (int32_t c = 0; c < n; c++) tmp[c] = in_row[c] + w_ic[c] * c_prev[c];
+    k.sigmoid(tmp, i, n);
+    for (int32_t c = 0; c < n; c++)
+      tmp[c] = in_row[c + n] + w_fc[c] * c_prev[c];
+    k.sigmoid(tmp, f, n);
+    k.tanh(in_row + 2 * n, g, n);
+    for (int32_t c = 0; c < n; c++)
+      c_t[c] = f[c] * scale_[1] * c_prev[c] + i[c] * scale_[0] * g[c];
+    for (int32_t c = 0; c < n; c++)
+      tmp[c] = in_row[c + 3 * n] + w_oc[c] * c_t[c];
+    k.sigmoid(tmp, o, n);
+    k.tanh(c_t, h, n);
+  }
+  // Unit c of the row last computed.
+  void Unit(int32_t c, LstmUnit *u) const {
+    u->i_scale = scale_[0];
+    u->f_scale = scale_[1];
+    u->o_scale = scale_[2];
+    u->c_prev = in_row_[c + 4 * cell_dim_];
+    u->i = Part(0)[c];
+    u->f = Part(1)[c];
+    u->tanh_c_part = Part(2)[c];
+    u->c_t = Part(3)[c];
+    u->o = Part(4)[c];
+    u->tanh_c_t = Part(5)[c];
+  }
+
+ private:
+  float *Part(int32_t k) { return buf_.data() + k * cell_dim_; }
+  const float *Part(int32_t k) const { return buf_.data() + k * cell_dim_; }
+  int32_t cell_dim_;
+  std::vector<float> buf_;
+  const float *in_row_ = nullptr;
+  float scale_[3] = {1.0f, 1.0f, 1.0f};
+};
 
 }  // namespace
 
@@ -60,11 +99,13 @@ void CpuBackend::LstmNonlinearity(ConstMatView in, ConstMatView params,
   const float *w_ic = RowOf(params, 0), *w_fc = RowOf(params, 1),
               *w_oc = RowOf(params, 2);
   LstmUnit u;
+  LstmRow row(cell_dim);
   for (int32_t r = 0; r < in.rows; r++) {
     const float *in_row = RowOf(in, r);
     float *out_row = RowOf(out, r);
+    row.Compute(in_row, masks, w_ic, w_fc, w_oc);
     for (int32_t c = 0; c < cell_dim; c++) {
-      ComputeUnit(in_row, masks, cell_dim, c, w_ic[c], w_fc[c], w_oc[c], &u);
+      row.Unit(c, &u);
       out_row[c] = u.c_t;
       out_row[c + cell_dim] = u.o * u.o_scale * u.tanh_c_t;
     }
@@ -192,12 +233,14 @@ void CpuBackend::DiffLstmNonlinearity(
               *w_oc = RowOf(params, 2);
   LstmUnit u;
   LstmUnitDeriv d;
+  LstmRow row(cell_dim);
   float rep[5];
   for (int32_t r = 0; r < rows; r++) {
     const float *in_row = RowOf(in, r), *od_row = RowOf(out_deriv, r);
     float *id_row = want_in_deriv ? RowOf(in_deriv, r) : nullptr;
+    row.Compute(in_row, masks, w_ic, w_fc, w_oc);
     for (int32_t c = 0; c < cell_dim; c++) {
-      ComputeUnit(in_row, masks, cell_dim, c, w_ic[c], w_fc[c], w_oc[c], &u);
+      row.Unit(c, &u);
       for (int32_t k = 0; k < 5; k++)
         rep[k] = below[k * cell_dim + c] ? sr[k + 5] : 0.0f;
       BackpropUnit(u, w_ic[c], w_fc[c], w_oc[c], od_row[c],

@@ -5,6 +5,7 @@
 
 #include "base/error.h"
 #include "device/cpu-backend.h"
+#include "device/cpu-kernels.h"
 #include "device/cpu-loops.h"
 
 namespace nnet3 {
@@ -13,20 +14,40 @@ using cpu::CheckView;
 using cpu::RowOf;
 using cpu::SameShape;
 
+namespace {
+
+// out = f(in) row by row through a vectorised kernel (cpu-kernels.h).
+void MapRows(void (*f)(const float *, float *, int64_t), ConstMatView in,
+             MatView out) {
+  CheckView(in);
+  CheckView(out);
+  NNET3_ASSERT(SameShape(in, out));
+  if (out.cols == 0) return;
+  if (in.rows > 1 && in.stride == in.cols && out.stride == out.cols) {
+    f(in.data, out.data, static_cast<int64_t>(out.rows) * out.cols);
+    return;
+  }
+  for (int32_t r = 0; r < out.rows; r++)
+    f(RowOf(in, r), RowOf(out, r), out.cols);
+}
+
+}  // namespace
+
 // The switch is outside the loops: each case instantiates its own loop.
 void CpuBackend::Apply(Func f, ConstMatView in, MatView out) {
+  const cpu::Kernels &k = cpu::ActiveKernels();
   switch (f) {
     case Func::kRelu:
       cpu::Map(in, out, [](float x) { return x > 0.0f ? x : 0.0f; });
       break;
     case Func::kSigmoid:
-      cpu::Map(in, out, [](float x) { return 1.0f / (1.0f + std::exp(-x)); });
+      MapRows(k.sigmoid, in, out);
       break;
     case Func::kTanh:
-      cpu::Map(in, out, [](float x) { return std::tanh(x); });
+      MapRows(k.tanh, in, out);
       break;
     case Func::kExp:
-      cpu::Map(in, out, [](float x) { return std::exp(x); });
+      MapRows(k.exp, in, out);
       break;
     case Func::kLog:
       cpu::Map(in, out, [](float x) { return std::log(x); });
@@ -123,15 +144,9 @@ void CpuBackend::DiffRelu(ConstMatView y, ConstMatView out_deriv,
             [](float v, float d) { return v > 0.0f ? d : 0.0f; });
 }
 
-// ---- softmax ----
+// ---- softmax (one kernel call per row, cpu-kernels.h) ----
 
 namespace {
-
-float RowMax(const float *x, int32_t n) {
-  float m = -std::numeric_limits<float>::infinity();
-  for (int32_t c = 0; c < n; c++) m = std::max(m, x[c]);
-  return m;
-}
 
 void CheckSoftmaxShapes(const ConstMatView &a, const ConstMatView &b,
                         const ConstMatView &c) {
@@ -146,33 +161,20 @@ void CheckSoftmaxShapes(const ConstMatView &a, const ConstMatView &b,
 // y = exp(x - max) / sum(exp(x - max)); the sum is in double.
 void CpuBackend::SoftmaxRows(ConstMatView in, MatView out) {
   CheckSoftmaxShapes(in, out, out);
-  for (int32_t r = 0; r < out.rows; r++) {
-    const float *x = RowOf(in, r);
-    float *y = RowOf(out, r);
-    const float max = RowMax(x, out.cols);
-    double sum = 0.0;
-    for (int32_t c = 0; c < out.cols; c++) {
-      y[c] = std::exp(x[c] - max);
-      sum += y[c];
-    }
-    const float scale = static_cast<float>(1.0 / sum);
-    for (int32_t c = 0; c < out.cols; c++) y[c] *= scale;
-  }
+  if (out.cols == 0) return;
+  const cpu::Kernels &k = cpu::ActiveKernels();
+  for (int32_t r = 0; r < out.rows; r++)
+    k.softmax_row(RowOf(in, r), RowOf(out, r), out.cols);
 }
 
 // y = (x - max) - log(sum(exp(x - max))): subtracting the maximum first keeps
 // the precision of the small differences when the inputs are large.
 void CpuBackend::LogSoftmaxRows(ConstMatView in, MatView out) {
   CheckSoftmaxShapes(in, out, out);
-  for (int32_t r = 0; r < out.rows; r++) {
-    const float *x = RowOf(in, r);
-    float *y = RowOf(out, r);
-    const float max = RowMax(x, out.cols);
-    double sum = 0.0;
-    for (int32_t c = 0; c < out.cols; c++) sum += std::exp(x[c] - max);
-    const float log_sum = static_cast<float>(std::log(sum));
-    for (int32_t c = 0; c < out.cols; c++) y[c] = (x[c] - max) - log_sum;
-  }
+  if (out.cols == 0) return;
+  const cpu::Kernels &k = cpu::ActiveKernels();
+  for (int32_t r = 0; r < out.rows; r++)
+    k.log_softmax_row(RowOf(in, r), RowOf(out, r), out.cols);
 }
 
 // in_deriv = y .* (out_deriv - rowsum(out_deriv .* y)); the row sum is
@@ -180,15 +182,11 @@ void CpuBackend::LogSoftmaxRows(ConstMatView in, MatView out) {
 void CpuBackend::DiffSoftmax(ConstMatView y, ConstMatView out_deriv,
                              MatView in_deriv) {
   CheckSoftmaxShapes(y, out_deriv, in_deriv);
-  for (int32_t r = 0; r < in_deriv.rows; r++) {
-    const float *v = RowOf(y, r), *d = RowOf(out_deriv, r);
-    float *g = RowOf(in_deriv, r);
-    double dot = 0.0;
-    for (int32_t c = 0; c < in_deriv.cols; c++)
-      dot += static_cast<double>(v[c]) * d[c];
-    const float s = static_cast<float>(dot);
-    for (int32_t c = 0; c < in_deriv.cols; c++) g[c] = v[c] * (d[c] - s);
-  }
+  if (in_deriv.cols == 0) return;
+  const cpu::Kernels &k = cpu::ActiveKernels();
+  for (int32_t r = 0; r < in_deriv.rows; r++)
+    k.diff_softmax_row(RowOf(y, r), RowOf(out_deriv, r), RowOf(in_deriv, r),
+                       in_deriv.cols);
 }
 
 // in_deriv = out_deriv - exp(y) * rowsum(out_deriv); in_deriv may be
@@ -196,15 +194,11 @@ void CpuBackend::DiffSoftmax(ConstMatView y, ConstMatView out_deriv,
 void CpuBackend::DiffLogSoftmax(ConstMatView y, ConstMatView out_deriv,
                                 MatView in_deriv) {
   CheckSoftmaxShapes(y, out_deriv, in_deriv);
-  for (int32_t r = 0; r < in_deriv.rows; r++) {
-    const float *v = RowOf(y, r), *d = RowOf(out_deriv, r);
-    float *g = RowOf(in_deriv, r);
-    double sum = 0.0;
-    for (int32_t c = 0; c < in_deriv.cols; c++) sum += d[c];
-    const float s = static_cast<float>(sum);
-    for (int32_t c = 0; c < in_deriv.cols; c++)
-      g[c] = d[c] - std::exp(v[c]) * s;
-  }
+  if (in_deriv.cols == 0) return;
+  const cpu::Kernels &k = cpu::ActiveKernels();
+  for (int32_t r = 0; r < in_deriv.rows; r++)
+    k.diff_log_softmax_row(RowOf(y, r), RowOf(out_deriv, r), RowOf(in_deriv, r),
+                           in_deriv.cols);
 }
 
 }  // namespace nnet3

@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "device/cpu-backend.h"
+#include "device/cpu-kernels.h"
 #include "device/cpu-loops.h"
 
 namespace nnet3 {
@@ -72,12 +73,11 @@ void CpuBackend::AddRowSumToVec(float alpha, ConstMatView m, float beta,
                                 MatView v) {
   CheckView(m);
   CheckVector(v, m.cols);
+  const cpu::Kernels &k = cpu::ActiveKernels();
   static thread_local std::vector<double> sum;
   sum.assign(m.cols, 0.0);
-  for (int32_t r = 0; r < m.rows; r++) {
-    const float *x = RowOf(m, r);
-    for (int32_t c = 0; c < m.cols; c++) sum[c] += x[c];
-  }
+  for (int32_t r = 0; r < m.rows && m.cols > 0; r++)
+    k.accumulate(RowOf(m, r), sum.data(), m.cols);
   for (int32_t c = 0; c < m.cols; c++) {
     const double old = beta == 0.0f ? 0.0 : beta * v.data[c];
     v.data[c] = static_cast<float>(old + alpha * sum[c]);
@@ -88,10 +88,9 @@ void CpuBackend::AddColSumToVec(float alpha, ConstMatView m, float beta,
                                 MatView v) {
   CheckView(m);
   CheckVector(v, m.rows);
+  const cpu::Kernels &k = cpu::ActiveKernels();
   for (int32_t r = 0; r < m.rows; r++) {
-    const float *x = RowOf(m, r);
-    double sum = 0.0;
-    for (int32_t c = 0; c < m.cols; c++) sum += x[c];
+    const double sum = k.sum(RowOf(m, r), m.cols);
     const double old = beta == 0.0f ? 0.0 : beta * v.data[r];
     v.data[r] = static_cast<float>(old + alpha * sum);
   }
@@ -99,11 +98,11 @@ void CpuBackend::AddColSumToVec(float alpha, ConstMatView m, float beta,
 
 double CpuBackend::Sum(ConstMatView m) {
   CheckView(m);
+  const cpu::Kernels &k = cpu::ActiveKernels();
+  if (m.rows > 1 && m.stride == m.cols)
+    return k.sum(m.data, static_cast<int64_t>(m.rows) * m.cols);
   double sum = 0.0;
-  for (int32_t r = 0; r < m.rows; r++) {
-    const float *x = RowOf(m, r);
-    for (int32_t c = 0; c < m.cols; c++) sum += x[c];
-  }
+  for (int32_t r = 0; r < m.rows; r++) sum += k.sum(RowOf(m, r), m.cols);
   return sum;
 }
 
@@ -111,12 +110,12 @@ double CpuBackend::DotProduct(ConstMatView a, ConstMatView b) {
   CheckView(a);
   CheckView(b);
   NNET3_ASSERT(SameShape(a, b));
+  const cpu::Kernels &k = cpu::ActiveKernels();
+  if (a.rows > 1 && a.stride == a.cols && b.stride == b.cols)
+    return k.dot(a.data, b.data, static_cast<int64_t>(a.rows) * a.cols);
   double sum = 0.0;
-  for (int32_t r = 0; r < a.rows; r++) {
-    const float *x = RowOf(a, r), *y = RowOf(b, r);
-    for (int32_t c = 0; c < a.cols; c++)
-      sum += static_cast<double>(x[c]) * y[c];
-  }
+  for (int32_t r = 0; r < a.rows; r++)
+    sum += k.dot(RowOf(a, r), RowOf(b, r), a.cols);
   return sum;
 }
 

@@ -121,6 +121,9 @@ class CpuBackend : public Backend {
   void RandUniform(uint64_t seed, MatView m) override;
   void RandGaussian(uint64_t seed, MatView m) override;
 
+  void AddMatAndScaleSrc(float alpha, MatView src, float src_scale,
+                         MatView dst) override;
+
   void AddRowDotProducts(float alpha, ConstMatView a, ConstMatView b,
                          float beta, MatView v) override;
   void AddDiagVecMat(float alpha, ConstMatView v, ConstMatView m, float beta,

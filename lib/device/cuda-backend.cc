@@ -345,6 +345,17 @@ void CudaBackend::AddConst(float value, MatView m) {
                    "AddConst " << ShapeOf(m));
 }
 
+void CudaBackend::AddMatAndScaleSrc(float alpha, MatView src, float src_scale,
+                                    MatView dst) {
+  CheckView(src);
+  CheckView(dst);
+  NNET3_ASSERT(SameShape(src, dst));
+  Enter();
+  NNET3_CUDA_CHECK(
+      kernels::AddMatAndScaleSrc(stream_, alpha, src, src_scale, dst),
+      "AddMatAndScaleSrc " << ShapeOf(dst));
+}
+
 // ---- GEMM ----
 
 // Row-major C = op(A) op(B) is column-major Cᵀ = op(B)ᵀ op(A)ᵀ, and a

@@ -92,6 +92,11 @@ void OpaqueBackend::AddConst(float value, MatView m) {
   cpu_.AddConst(value, Real(m));
 }
 
+void OpaqueBackend::AddMatAndScaleSrc(float alpha, MatView src, float src_scale,
+                                      MatView dst) {
+  cpu_.AddMatAndScaleSrc(alpha, Real(src), src_scale, Real(dst));
+}
+
 void OpaqueBackend::Gemm(float alpha, ConstMatView a, Trans trans_a,
                          ConstMatView b, Trans trans_b, float beta, MatView c) {
   cpu_.Gemm(alpha, Real(a), trans_a, Real(b), trans_b, beta, Real(c));

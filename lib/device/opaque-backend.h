@@ -53,6 +53,8 @@ class OpaqueBackend : public Backend {
   void AddMat(float alpha, ConstMatView src, Trans trans, MatView dst) override;
   void Scale(float alpha, MatView m) override;
   void AddConst(float value, MatView m) override;
+  void AddMatAndScaleSrc(float alpha, MatView src, float src_scale,
+                         MatView dst) override;
   void Gemm(float alpha, ConstMatView a, Trans trans_a, ConstMatView b,
             Trans trans_b, float beta, MatView c) override;
 

@@ -103,6 +103,14 @@ void MatrixView::AddMat(float alpha, const MatrixView &src, Trans trans) {
   backend().AddMat(alpha, src.ConstView(), trans, View());
 }
 
+void MatrixView::AddMatAndScaleSrc(float alpha, MatrixView *src,
+                                   float src_scale) {
+  CheckShape("AddMatAndScaleSrc", rows_ == src->rows_ && cols_ == src->cols_,
+             *this, *src);
+  CheckDevice("AddMatAndScaleSrc", *this, *src);
+  backend().AddMatAndScaleSrc(alpha, src->View(), src_scale, View());
+}
+
 void MatrixView::Scale(float alpha) { backend().Scale(alpha, View()); }
 void MatrixView::Add(float value) { backend().AddConst(value, View()); }
 

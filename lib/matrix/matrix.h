@@ -88,6 +88,8 @@ class MatrixView {
   // this += alpha * op(src).
   void AddMat(float alpha, const MatrixView &src, Trans trans = Trans::kNo);
   void Scale(float alpha);
+  // this += alpha * src, then src *= src_scale, in one pass (0: zeros).
+  void AddMatAndScaleSrc(float alpha, MatrixView *src, float src_scale);
   void Add(float value);  // every element += value
   // this = alpha * op(a) * op(b) + beta * this (beta == 0 ignores the old
   // contents, NaN included).

@@ -170,6 +170,13 @@ class Component {
     (void)alpha;
     (void)other;
   }
+  // this += alpha * *src, then src->Scale(src_scale): the training step
+  // nnet += alpha delta followed by delta *= momentum. Components with
+  // large parameters override it to do both in one pass over the memory.
+  virtual void AddAndScaleSource(float alpha, Component *src, float src_scale) {
+    Add(alpha, *src);
+    src->Scale(src_scale);
+  }
   virtual void ConsolidateMemory() {}
 };
 

@@ -2,13 +2,65 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "base/error.h"
 
+// LAPACK's symmetric eigen-solver (Fortran calling convention), from the
+// OpenBLAS library the toolkit links.
+extern "C" void dsyevr_(const char *jobz, const char *range, const char *uplo,
+                        const int *n, double *a, const int *lda,
+                        const double *vl, const double *vu, const int *il,
+                        const int *iu, const double *abstol, int *m, double *w,
+                        double *z, const int *ldz, int *isuppz, double *work,
+                        const int *lwork, int *iwork, const int *liwork,
+                        int *info);
+
 namespace nnet3 {
 
 namespace {
+
+// dsyevr on the symmetrized a; false if LAPACK reports a failure.
+bool LapackEigen(int32_t n, const std::vector<double> &a_in,
+                 std::vector<double> *eigenvalues,
+                 std::vector<double> *eigenvectors) {
+  std::vector<double> a(a_in.size());
+  for (int32_t i = 0; i < n; i++)
+    for (int32_t j = 0; j < n; j++)
+      a[i * n + j] = 0.5 * (a_in[i * n + j] + a_in[j * n + i]);
+  const int nn = n, lda = n, ldz = n, il = 0, iu = 0, query = -1;
+  const double vl = 0.0, vu = 0.0;
+  const double abstol = std::numeric_limits<double>::min();
+  int m = 0, info = 0, liwork_query = 0;
+  double lwork_query = 0.0;
+  std::vector<double> w(n), z(static_cast<size_t>(n) * n);
+  std::vector<int> isuppz(2 * static_cast<size_t>(n));
+  dsyevr_("V", "A", "U", &nn, a.data(), &lda, &vl, &vu, &il, &iu, &abstol, &m,
+          w.data(), z.data(), &ldz, isuppz.data(), &lwork_query, &query,
+          &liwork_query, &query, &info);
+  if (info != 0) return false;
+  const int lwork = static_cast<int>(lwork_query), liwork = liwork_query;
+  std::vector<double> work(std::max(lwork, 1));
+  std::vector<int> iwork(std::max(liwork, 1));
+  dsyevr_("V", "A", "U", &nn, a.data(), &lda, &vl, &vu, &il, &iu, &abstol, &m,
+          w.data(), z.data(), &ldz, isuppz.data(), work.data(), &lwork,
+          iwork.data(), &liwork, &info);
+  if (info != 0 || m != n) return false;
+  // Ascending from LAPACK, column k of the column-major z is eigenvector k;
+  // we want descending order and U(i, k) at [i * n + k].
+  eigenvalues->resize(n);
+  eigenvectors->resize(static_cast<size_t>(n) * n);
+  for (int32_t k = 0; k < n; k++) {
+    const int32_t from = n - 1 - k;
+    (*eigenvalues)[k] = w[from];
+    for (int32_t i = 0; i < n; i++)
+      (*eigenvectors)[i * n + k] = z[static_cast<size_t>(from) * n + i];
+  }
+  for (double v : *eigenvalues)
+    if (!std::isfinite(v)) return false;
+  return true;
+}
 
 // One Jacobi rotation in the (p, q) plane that zeroes a(p, q):
 // a ← Jᵀ a J and v ← v J, with J the identity except J(p,p) = J(q,q) = c,
@@ -42,9 +94,9 @@ void Rotate(int32_t n, int32_t p, int32_t q, std::vector<double> *a,
 
 }  // namespace
 
-void SymmetricEigen(int32_t n, const std::vector<double> &a_in,
-                    std::vector<double> *eigenvalues,
-                    std::vector<double> *eigenvectors) {
+void SymmetricEigenJacobi(int32_t n, const std::vector<double> &a_in,
+                          std::vector<double> *eigenvalues,
+                          std::vector<double> *eigenvectors) {
   NNET3_ASSERT(n >= 0 && a_in.size() == static_cast<size_t>(n) * n);
   std::vector<double> a(a_in.size()), v(a_in.size(), 0.0);
   double total = 0.0;
@@ -78,6 +130,21 @@ void SymmetricEigen(int32_t n, const std::vector<double> &a_in,
     for (int32_t i = 0; i < n; i++)
       (*eigenvectors)[i * n + k] = v[i * n + order[k]];
   }
+}
+
+void SymmetricEigen(int32_t n, const std::vector<double> &a,
+                    std::vector<double> *eigenvalues,
+                    std::vector<double> *eigenvectors) {
+  NNET3_ASSERT(n >= 0 && a.size() == static_cast<size_t>(n) * n);
+  if (n == 0) {
+    eigenvalues->clear();
+    eigenvectors->clear();
+    return;
+  }
+  bool finite = true;
+  for (double v : a) finite = finite && std::isfinite(v);
+  if (finite && LapackEigen(n, a, eigenvalues, eigenvectors)) return;
+  SymmetricEigenJacobi(n, a, eigenvalues, eigenvectors);
 }
 
 std::vector<double> HostMatMul(int32_t n, int32_t m, int32_t p,

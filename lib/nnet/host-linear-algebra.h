@@ -10,10 +10,13 @@
 //   // eigenvalues are sorted from largest to smallest and the columns of U
 //   // are orthonormal.
 //
-// The eigen-solver is the cyclic Jacobi method: slow for large n (O(n^3) per
-// sweep, ~6-10 sweeps) but simple, very accurate (small relative errors even
-// for small eigenvalues) and free of failure modes, which is what a
-// preconditioner that runs for millions of minibatches needs.
+// SymmetricEigen is LAPACK's dsyevr (relatively robust representations,
+// O(n^3) once, from the OpenBLAS we link anyway), asked for small absolute
+// errors (ABSTOL = the safe minimum), and falls back to the cyclic Jacobi
+// method (SymmetricEigenJacobi: slow, O(n^3) per sweep and ~6-10 sweeps,
+// but very accurate and free of failure modes) if LAPACK reports a failure,
+// which is what a preconditioner that runs for millions of minibatches
+// needs.
 #ifndef NNET3_NNET_HOST_LINEAR_ALGEBRA_H_
 #define NNET3_NNET_HOST_LINEAR_ALGEBRA_H_
 
@@ -27,6 +30,11 @@ namespace nnet3 {
 void SymmetricEigen(int32_t n, const std::vector<double> &a,
                     std::vector<double> *eigenvalues,
                     std::vector<double> *eigenvectors);
+// The same by the cyclic Jacobi method (the fallback, and the reference in
+// tests).
+void SymmetricEigenJacobi(int32_t n, const std::vector<double> &a,
+                          std::vector<double> *eigenvalues,
+                          std::vector<double> *eigenvectors);
 
 // c = a * b for row-major n x m times m x p matrices.
 std::vector<double> HostMatMul(int32_t n, int32_t m, int32_t p,

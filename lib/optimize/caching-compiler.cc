@@ -227,6 +227,7 @@ CachedComputationPtr CachingOptimizingCompiler::CompileViaShortcut(
     std::lock_guard<std::mutex> lock(mutex_);
     stats_.shortcut_expansions++;
   }
+  ans->ComputeDeviceIndexes();
   return ans;
 }
 
@@ -264,6 +265,7 @@ CachedComputationPtr CachingOptimizingCompiler::CompileNoShortcut(
   optimized_opts.check_unused_variables = false;
   ComputationChecker(optimized_opts, nnet_, *computation).Check();
   AddSeconds(&CachingCompilerStats::seconds_check, timer.Elapsed());
+  computation->ComputeDeviceIndexes();
   return computation;
 }
 

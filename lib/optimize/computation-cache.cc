@@ -89,6 +89,7 @@ void ReadComputationCacheEntries(std::istream &is, bool binary,
     request.Read(is, binary);
     auto computation = std::make_shared<NnetComputation>();
     computation->Read(is, binary);
+    computation->ComputeDeviceIndexes();
     entries->emplace_back(std::move(request), std::move(computation));
   }
 }

@@ -10,6 +10,7 @@
 #include "nnet/components/linear-components.h"
 #include "nnet/components/normalize-components.h"
 #include "nnet/components/tdnn-components.h"
+#include "nnet/nnet-utils.h"
 
 namespace nnet3 {
 namespace {
@@ -107,11 +108,16 @@ std::vector<float> PerComponentFactors(const Nnet &delta_nnet,
 
 }  // namespace
 
-bool UpdateNnetWithMaxChange(
+namespace {
+
+// UpdateNnetWithMaxChange's work; with delta_to_scale, delta_to_scale (the
+// same network as delta_nnet) is scaled by delta_scale while it is added.
+bool UpdateWithMaxChange(
     const Nnet &delta_nnet, float max_param_change, float max_change_scale,
     float scale, Nnet *nnet,
     std::vector<int32_t> *num_max_change_per_component_applied,
-    int32_t *num_max_change_global_applied) {
+    int32_t *num_max_change_global_applied, Nnet *delta_to_scale,
+    float delta_scale) {
   double param_delta_squared = 0.0;
   std::string summary;
   std::vector<float> scale_factors = PerComponentFactors(
@@ -120,6 +126,7 @@ bool UpdateNnetWithMaxChange(
   const double param_delta = std::sqrt(param_delta_squared) * std::fabs(scale);
   if (!std::isfinite(param_delta)) {
     NNET3_WARN << "Infinite parameter change, will not apply.";
+    if (delta_to_scale != nullptr) ScaleNnet(0.0f, delta_to_scale);
     return false;
   }
   const double global_limit = max_param_change * max_change_scale;
@@ -133,8 +140,43 @@ bool UpdateNnetWithMaxChange(
   }
   if (!summary.empty()) NNET3_LOG << summary;
   for (float &f : scale_factors) f *= scale;
-  AddNnetComponents(delta_nnet, scale_factors, scale, nnet);
+  if (delta_to_scale == nullptr) {
+    AddNnetComponents(delta_nnet, scale_factors, scale, nnet);
+    return true;
+  }
+  NNET3_ASSERT(delta_to_scale->NumComponents() == nnet->NumComponents());
+  size_t i = 0;
+  for (int32_t c = 0; c < nnet->NumComponents(); ++c) {
+    const float alpha =
+        IsUpdatable(*delta_to_scale, c) ? scale_factors[i++] : scale;
+    nnet->GetComponent(c)->AddAndScaleSource(
+        alpha, delta_to_scale->GetComponent(c), delta_scale);
+  }
+  NNET3_ASSERT(i == scale_factors.size());
   return true;
+}
+
+}  // namespace
+
+bool UpdateNnetWithMaxChange(
+    const Nnet &delta_nnet, float max_param_change, float max_change_scale,
+    float scale, Nnet *nnet,
+    std::vector<int32_t> *num_max_change_per_component_applied,
+    int32_t *num_max_change_global_applied) {
+  return UpdateWithMaxChange(delta_nnet, max_param_change, max_change_scale,
+                             scale, nnet, num_max_change_per_component_applied,
+                             num_max_change_global_applied, nullptr, 1.0f);
+}
+
+bool UpdateNnetWithMaxChangeAndScaleDelta(
+    Nnet *delta_nnet, float max_param_change, float max_change_scale,
+    float scale, float delta_scale, Nnet *nnet,
+    std::vector<int32_t> *num_max_change_per_component_applied,
+    int32_t *num_max_change_global_applied) {
+  return UpdateWithMaxChange(*delta_nnet, max_param_change, max_change_scale,
+                             scale, nnet, num_max_change_per_component_applied,
+                             num_max_change_global_applied, delta_nnet,
+                             delta_scale);
 }
 
 void AddNnetComponents(const Nnet &src, const std::vector<float> &alphas,

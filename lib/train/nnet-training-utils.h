@@ -46,6 +46,15 @@ bool UpdateNnetWithMaxChange(
     float scale, Nnet *nnet,
     std::vector<int32_t> *num_max_change_per_component_applied,
     int32_t *num_max_change_global_applied);
+// The same, and then delta_nnet *= delta_scale (0 if the change was not
+// applied), each component's addition and scaling in one pass over its
+// parameters (Component::AddAndScaleSource): the trainer's update followed
+// by its momentum step, without a second sweep over the delta.
+bool UpdateNnetWithMaxChangeAndScaleDelta(
+    Nnet *delta_nnet, float max_param_change, float max_change_scale,
+    float scale, float delta_scale, Nnet *nnet,
+    std::vector<int32_t> *num_max_change_per_component_applied,
+    int32_t *num_max_change_global_applied);
 
 // For every updatable component i: dest_i += alphas[i] · src_i; for other
 // components dest += scale · src (their stats).

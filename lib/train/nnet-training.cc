@@ -187,14 +187,15 @@ void NnetTrainer::UpdateAfterBackward(int32_t num_sequences) {
   ApplyL2Regularization(*nnet_, num_sequences * config_.l2_regularize_factor,
                         delta_nnet_.get());
   if (adam_) adam_->ComputeStep(*nnet_, delta_nnet_.get());
-  const bool success = UpdateNnetWithMaxChange(
-      *delta_nnet_, config_.max_param_change, 1.0f, 1.0f - config_.momentum,
-      nnet_, &num_max_change_per_component_applied_,
-      &num_max_change_global_applied_);
+  // The update, then delta *= momentum (0 if the update was refused), in one
+  // pass over each component's parameters.
+  UpdateNnetWithMaxChangeAndScaleDelta(
+      delta_nnet_.get(), config_.max_param_change, 1.0f,
+      1.0f - config_.momentum, config_.momentum, nnet_,
+      &num_max_change_per_component_applied_, &num_max_change_global_applied_);
   // Keeps the batch-norm stats fresh for test mode.
   ScaleBatchnormStats(config_.batchnorm_stats_scale, nnet_);
   ConstrainOrthonormal(&rng_, nnet_);
-  ScaleNnet(success ? config_.momentum : 0.0f, delta_nnet_.get());
 }
 
 void NnetTrainer::TrainInternalBackstitch(const NnetExample &eg,

@@ -98,6 +98,13 @@ TEST_CASE("equivalence: whole-matrix operations", "[gpu]") {
       env.Run([&](Backend &be, Side s) { be.Scale(scale, b[s]); });
       b.Expect("Scale", kExact);
     }
+    for (float scale : {alpha, 0.0f, 1.0f}) {
+      env.Run([&](Backend &be, Side s) {
+        be.AddMatAndScaleSrc(alpha, a[s], scale, b[s]);
+      });
+      b.Expect("AddMatAndScaleSrc (dst)", kArith);
+      a.Expect("AddMatAndScaleSrc (src)", kExact);
+    }
   }
 }
 

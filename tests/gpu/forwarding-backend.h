@@ -50,6 +50,10 @@ class ForwardingBackend : public Backend {
   }
   void Scale(float alpha, MatView m) override { inner_.Scale(alpha, m); }
   void AddConst(float value, MatView m) override { inner_.AddConst(value, m); }
+  void AddMatAndScaleSrc(float alpha, MatView src, float src_scale,
+                         MatView dst) override {
+    inner_.AddMatAndScaleSrc(alpha, src, src_scale, dst);
+  }
   void Gemm(float alpha, ConstMatView a, Trans trans_a, ConstMatView b,
             Trans trans_b, float beta, MatView c) override {
     inner_.Gemm(alpha, a, trans_a, b, trans_b, beta, c);

@@ -226,6 +226,16 @@ void AffineComponent::Add(float alpha, const Component &other_in) {
   bias_params_.AddVec(alpha, other->bias_params_);
 }
 
+void AffineComponent::AddAndScaleSource(float alpha, Component *src_in,
+                                        float src_scale) {
+  auto *src = dynamic_cast<AffineComponent *>(src_in);
+  NNET3_ASSERT(src != nullptr);
+  linear_params_.AddMatAndScaleSrc(alpha, &src->linear_params_, src_scale);
+  MatrixView bias = bias_params_.AsRowMatrix();
+  MatrixView src_bias = src->bias_params_.AsRowMatrix();
+  bias.AddMatAndScaleSrc(alpha, &src_bias, src_scale);
+}
+
 float AffineComponent::DotProduct(const UpdatableComponent &other_in) const {
   auto *other = dynamic_cast<const AffineComponent *>(&other_in);
   NNET3_ASSERT(other != nullptr);

@@ -63,6 +63,8 @@ class AffineComponent : public UpdatableComponent {
 
   void Scale(float scale) override;
   void Add(float alpha, const Component &other) override;
+  // One pass over the parameters (MatrixView::AddMatAndScaleSrc).
+  void AddAndScaleSource(float alpha, Component *src, float src_scale) override;
   float DotProduct(const UpdatableComponent &other) const override;
   void PerturbParams(float stddev, uint64_t seed) override;
   int32_t NumParameters() const override;

@@ -222,5 +222,46 @@ TEST_CASE("CpuBackend Gemm edge shapes", "[device][cpu-backend]") {
             CheckGemm(&cpu, &rng, s[0], s[1], s[2], ta, tb, alpha, beta);
 }
 
+TEST_CASE("CpuBackend Gemm few-row products (the small-product kernel)",
+          "[device][cpu-backend]") {
+  CpuBackend cpu;
+  const uint32_t seed = 106;
+  INFO("seed " << seed);
+  Rng rng(seed);
+  // m = 2..13 rows times a transposed B, long k (vector tails), odd n.
+  const int32_t shapes[][3] = {{2, 300, 201}, {3, 1029, 7}, {12, 40, 33},
+                               {13, 17, 5},   {4, 1, 9},    {7, 64, 1000}};
+  for (const auto &s : shapes)
+    for (float alpha : {1.0f, -0.7f})
+      for (float beta : {0.0f, 1.0f, 0.3f})
+        CheckGemm(&cpu, &rng, s[0], s[1], s[2], Trans::kNo, Trans::kYes, alpha,
+                  beta);
+}
+
+TEST_CASE("CpuBackend AddMatAndScaleSrc", "[device][cpu-backend]") {
+  CpuBackend cpu;
+  const uint32_t seed = 107;
+  INFO("seed " << seed);
+  Rng rng(seed);
+  for (int trial = 0; trial < 30; trial++) {
+    const int32_t rows = RandDim(&rng, 40), cols = RandDim(&rng, 40);
+    for (float src_scale : {0.9f, 0.0f, -1.5f}) {
+      INFO("trial " << trial << " src_scale " << src_scale);
+      TestMat src(rows, cols, &rng), dst(rows, cols, &rng);
+      if (src_scale == 0.0f && rows > 0 && cols > 0) src(0, 0) = kNaN;
+      const TestMat src0 = src, dst0 = dst;
+      cpu.AddMatAndScaleSrc(0.25f, src.view(), src_scale, dst.view());
+      Ref want_dst(dst0), want_src(src0);
+      for (int32_t r = 0; r < rows; r++)
+        for (int32_t c = 0; c < cols; c++) {
+          want_dst(r, c) += 0.25 * src0(r, c);
+          want_src(r, c) = src_scale == 0.0f ? 0.0 : src_scale * src0(r, c);
+        }
+      CheckMat(dst, dst0, want_dst, 1e-6);
+      CheckMat(src, src0, want_src, 1e-6);  // zeros even over NaN
+    }
+  }
+}
+
 }  // namespace
 }  // namespace nnet3
