@@ -1,5 +1,6 @@
 #include "train/nnet-training.h"
 
+#include <cmath>
 #include <sstream>
 #include <utility>
 
@@ -127,10 +128,12 @@ void NnetTrainer::Train(const NnetExample &eg) {
       num_minibatches_processed_ % interval == srand_seed_ % interval) {
     FreezeNaturalGradient(true, delta_nnet_.get());
     nnet_->ResetGenerators(seed);
-    TrainInternalBackstitch(eg, *computation, true);
+    const bool applied = TrainInternalBackstitch(eg, *computation, true);
     FreezeNaturalGradient(false, delta_nnet_.get());
-    nnet_->ResetGenerators(seed);
-    TrainInternalBackstitch(eg, *computation, false);
+    if (applied) {
+      nnet_->ResetGenerators(seed);
+      TrainInternalBackstitch(eg, *computation, false);
+    }
   } else {
     nnet_->ResetGenerators(seed);
     TrainInternal(eg, *computation);
@@ -146,7 +149,10 @@ void NnetTrainer::Train(const NnetExample &eg) {
 
 void NnetTrainer::ForwardBackward(const NnetExample &eg,
                                   const NnetComputation &computation,
-                                  const std::string &suffix) {
+                                  const std::string &suffix,
+                                  std::vector<ObjectiveRecord> *objfs) {
+  guard_.SaveStats(*nnet_);
+  objfs->clear();
   // Stats go into nnet_ (the first argument), updates into delta_nnet_.
   NnetComputer computer(config_.compute_config, computation, nnet_,
                         delta_nnet_.get());
@@ -158,16 +164,48 @@ void NnetTrainer::ForwardBackward(const NnetExample &eg,
         ComputeObjectiveFromOutput(io.features,
                                    nnet_->GetNode(node).objective_type, io.name,
                                    output, &tot_weight, &tot_objf, deriv);
-        objf_info_[io.name + suffix].UpdateStats(
-            io.name + suffix, config_.print_interval,
-            num_minibatches_processed_, tot_weight, tot_objf, 0.0, report_);
+        objfs->push_back({io.name + suffix, tot_weight, tot_objf});
       },
       &computer);
 }
 
+std::string NnetTrainer::NonFiniteObjective(
+    const std::vector<ObjectiveRecord> &objfs) {
+  for (const ObjectiveRecord &r : objfs) {
+    if (std::isfinite(r.objf) && std::isfinite(r.weight)) continue;
+    std::ostringstream os;
+    os << "the objective for '" << r.name << "' is " << r.objf;
+    return os.str();
+  }
+  return "";
+}
+
+void NnetTrainer::RecordObjectives(const std::vector<ObjectiveRecord> &objfs) {
+  for (const ObjectiveRecord &r : objfs)
+    objf_info_[r.name].UpdateStats(r.name, config_.print_interval,
+                                   num_minibatches_processed_, r.weight, r.objf,
+                                   0.0, report_);
+}
+
+void NnetTrainer::SkipNonFiniteStep(const NnetExample &eg,
+                                    const NnetComputation &computation,
+                                    const std::string &what) {
+  guard_.RestoreStats(nnet_);
+  ScaleNnet(0.0f, delta_nnet_.get());
+  num_non_finite_steps_++;
+  NNET3_WARN << "Minibatch " << num_minibatches_processed_ << ": " << what
+             << "; not applying this step, the model is unchanged: "
+             << ExplainNonFiniteStep(*nnet_, eg, computation,
+                                     config_.compute_config, *delta_nnet_);
+}
+
 void NnetTrainer::TrainInternal(const NnetExample &eg,
                                 const NnetComputation &computation) {
-  ForwardBackward(eg, computation, "");
+  std::vector<ObjectiveRecord> objfs;
+  ForwardBackward(eg, computation, "", &objfs);
+  std::string non_finite = NonFiniteObjective(objfs);
+  if (!non_finite.empty())
+    return SkipNonFiniteStep(eg, computation, non_finite);
   ApplyL2Regularization(*nnet_,
                         GetNumNvalues(eg) * config_.l2_regularize_factor,
                         delta_nnet_.get());
@@ -175,16 +213,28 @@ void NnetTrainer::TrainInternal(const NnetExample &eg,
       *delta_nnet_, config_.max_param_change, 1.0f, 1.0f - config_.momentum,
       nnet_, &num_max_change_per_component_applied_,
       &num_max_change_global_applied_);
+  // UpdateNnetWithMaxChange applies nothing when the change is not finite.
+  if (!success)
+    return SkipNonFiniteStep(eg, computation,
+                             "the parameter change is not finite");
+  RecordObjectives(objfs);
   // Keeps the batch-norm stats fresh for test mode.
   ScaleBatchnormStats(config_.batchnorm_stats_scale, nnet_);
   ConstrainOrthonormal(&rng_, nnet_);
-  ScaleNnet(success ? config_.momentum : 0.0f, delta_nnet_.get());
+  ScaleNnet(config_.momentum, delta_nnet_.get());
 }
 
-void NnetTrainer::TrainInternalBackstitch(const NnetExample &eg,
+bool NnetTrainer::TrainInternalBackstitch(const NnetExample &eg,
                                           const NnetComputation &computation,
                                           bool is_backstitch_step1) {
-  ForwardBackward(eg, computation, is_backstitch_step1 ? "" : "_backstitch");
+  std::vector<ObjectiveRecord> objfs;
+  ForwardBackward(eg, computation, is_backstitch_step1 ? "" : "_backstitch",
+                  &objfs);
+  std::string non_finite = NonFiniteObjective(objfs);
+  if (!non_finite.empty()) {
+    SkipNonFiniteStep(eg, computation, non_finite);
+    return false;
+  }
   const float alpha = config_.backstitch_training_scale;
   float max_change_scale, scale_adding;
   if (is_backstitch_step1) {
@@ -200,15 +250,20 @@ void NnetTrainer::TrainInternalBackstitch(const NnetExample &eg,
         1.0f / scale_adding * GetNumNvalues(eg) * config_.l2_regularize_factor,
         delta_nnet_.get());
   }
-  UpdateNnetWithMaxChange(*delta_nnet_, config_.max_param_change,
-                          max_change_scale, scale_adding, nnet_,
-                          &num_max_change_per_component_applied_,
-                          &num_max_change_global_applied_);
+  if (!UpdateNnetWithMaxChange(*delta_nnet_, config_.max_param_change,
+                               max_change_scale, scale_adding, nnet_,
+                               &num_max_change_per_component_applied_,
+                               &num_max_change_global_applied_)) {
+    SkipNonFiniteStep(eg, computation, "the parameter change is not finite");
+    return false;
+  }
+  RecordObjectives(objfs);
   if (is_backstitch_step1)
     ConstrainOrthonormal(&rng_, nnet_);
   else
     ScaleBatchnormStats(config_.batchnorm_stats_scale, nnet_);
   ScaleNnet(0.0f, delta_nnet_.get());
+  return true;
 }
 
 bool NnetTrainer::PrintTotalStats() const {
@@ -217,6 +272,11 @@ bool NnetTrainer::PrintTotalStats() const {
     if (name_and_info.second.PrintTotalStats(name_and_info.first, report_))
       ans = true;
   PrintMaxChangeStats();
+  if (num_non_finite_steps_ > 0)
+    NNET3_WARN << "Skipped " << num_non_finite_steps_ << " of "
+               << num_minibatches_processed_
+               << " minibatches whose objective or parameter change was not "
+                  "finite (see the warnings above)";
   return ans;
 }
 
