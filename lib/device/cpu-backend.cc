@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "base/error.h"
+#include "device/blas-workspace.h"
 #include "device/cpu-loops.h"
 
 namespace nnet3 {
@@ -53,6 +54,8 @@ void TransposeInto(float alpha, ConstMatView src, MatView dst, bool add) {
 }
 
 }  // namespace
+
+CpuBackend::CpuBackend() { ReserveBlasWorkspace(); }
 
 // ---- memory ----
 
