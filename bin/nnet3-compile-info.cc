@@ -11,8 +11,10 @@
 #include "compile/compile-info.h"
 #include "nnet/nnet-utils.h"
 #include "nnet/nnet.h"
+#include "optimize/looped-compile-info.h"
 #include "optimize/nnet-optimize-options.h"
 #include "optimize/optimize-info.h"
+#include "train/am-nnet-simple.h"
 #include "train/egs-compile-info.h"
 #include "train/nnet-example.h"
 #include "util/kaldi-io.h"
@@ -64,6 +66,10 @@ const char *const kUsage =
     "list with linked matrices; --show=before-after puts the unoptimized\n"
     "and optimized listings side by side. --format=svg draws --show=memory\n"
     "(the memory timeline) or --show=steps (the steps graph) alone.\n"
+    "--looped shows instead the looped computation that looped inference\n"
+    "(nnet3-compute --looped=true) runs: chunks of --frames frames, the\n"
+    "first with --extra-left-context more frames, the loop (label, goto,\n"
+    "matrices carried from chunk to chunk) and its stats (text only).\n"
     "\n"
     "Usage:  nnet3-compile-info [options] <raw-nnet> [<egs-rspecifier>]\n"
     "e.g.:\n"
@@ -79,6 +85,7 @@ const char *const kUsage =
     "     > c.html   # unmerged egs: merge them as the training pipe does\n"
     "  nnet3-compile-info --format=svg --show=memory 0.raw ark:egs.1.ark \\\n"
     "     > memory.svg\n"
+    "  nnet3-compile-info --looped --frames=20 final.raw\n"
     "See also: nnet3-info, nnet3-init, nnet3-train, nnet3-compute-prob\n";
 
 }  // namespace
@@ -89,7 +96,11 @@ int main(int argc, char *argv[]) {
     OptionsRegistry po(kUsage);
     CompileInfoOptions opts;
     NnetOptimizeOptions optimize_opts;
+    bool looped = false;
     opts.Register(&po);
+    po.Register("looped", &looped,
+                "Show the looped computation (one chunk per loop iteration) "
+                "used by looped inference, instead of one request's");
     OptionsRegistry optimize_po("optimization", &po);
     optimize_opts.Register(&optimize_po);
     po.Read(argc, argv);
@@ -105,11 +116,18 @@ int main(int argc, char *argv[]) {
     else
       CheckNoEgsOptions(po);
     Nnet nnet;
-    ReadKaldiObject(po.GetArg(1), &nnet);
+    ReadNnetFromRawOrAm(po.GetArg(1), &nnet);
     if (opts.prepare_for_test || egs_opts.for_compute_prob) {
       SetBatchnormTestMode(true, &nnet);
       SetDropoutTestMode(true, &nnet);
       CollapseModel(CollapseModelConfig(), &nnet);
+    }
+    if (looped && have_egs)
+      NNET3_ERR << "--looped takes no egs rspecifier (it shows a request's)";
+    if (looped) {
+      PrintLoopedCompileInfo(nnet, opts, optimize_opts, show, std::cout);
+      std::cout << std::flush;
+      return 0;
     }
     std::vector<CompileInfoEntry> entries(1);
     if (have_egs) {

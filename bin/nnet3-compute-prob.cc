@@ -6,9 +6,11 @@
 #include "base/log.h"
 #include "base/options.h"
 #include "base/program.h"
+#include "device/device.h"
 #include "nnet/nnet-utils.h"
 #include "nnet/nnet.h"
 #include "optimize/caching-compiler.h"
+#include "train/am-nnet-simple.h"
 #include "train/nnet-diagnostics.h"
 #include "train/nnet-example.h"
 #include "util/kaldi-io.h"
@@ -27,6 +29,7 @@ const char *const kUsage =
     "e.g.:\n"
     "  nnet3-compute-prob 0.raw ark:valid.egs\n"
     "  nnet3-compute-prob 1.raw 'ark:nnet3-merge-egs ark:valid.egs ark:- |'\n"
+    "Note: unlike Kaldi's, this program has --use-gpu (default \"no\").\n"
     "See also: nnet3-train, nnet3-show-progress\n";
 
 }  // namespace
@@ -39,6 +42,7 @@ int main(int argc, char *argv[]) {
          collapse_model = true;
     NnetComputeProbOptions opts;
     ComputationCacheFileOptions cache_opts;
+    DeviceOptions device_opts;
     po.Register("batchnorm-test-mode", &batchnorm_test_mode,
                 "If true, set test-mode to true on any BatchNormComponents.");
     po.Register("dropout-test-mode", &dropout_test_mode,
@@ -49,15 +53,17 @@ int main(int argc, char *argv[]) {
                 "it (for efficiency).");
     opts.Register(&po);
     cache_opts.Register(&po);
+    device_opts.Register(&po);
     po.Read(argc, argv);
     if (po.NumArgs() != 2) {
       po.PrintUsage();
       return 1;
     }
+    SelectDevice(device_opts);
     const std::string nnet_rxfilename = po.GetArg(1),
                       examples_rspecifier = po.GetArg(2);
     Nnet nnet;
-    ReadKaldiObject(nnet_rxfilename, &nnet);
+    ReadNnetFromRawOrAm(nnet_rxfilename, &nnet);
     if (batchnorm_test_mode) SetBatchnormTestMode(true, &nnet);
     if (dropout_test_mode) SetDropoutTestMode(true, &nnet);
     if (collapse_model) CollapseModel(CollapseModelConfig(), &nnet);

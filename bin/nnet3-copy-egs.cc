@@ -11,6 +11,7 @@
 #include "base/program.h"
 #include "base/random.h"
 #include "train/example-sampling.h"
+#include "train/multitask-egs.h"
 #include "train/nnet-example-select.h"
 #include "train/nnet-example.h"
 
@@ -37,6 +38,7 @@ struct CopyEgsOptions {
   float keep_proportion = 1.0f;
   int32_t left_context = -1, right_context = -1;
   std::string frame;
+  nnet3::MultitaskEgsOptions multitask;
 
   void Register(nnet3::OptionsRegistry *po) {
     po->Register("random", &random,
@@ -65,6 +67,7 @@ struct CopyEgsOptions {
     po->Register("right-context", &right_context,
                  "Can be used to truncate the feature right-context that we "
                  "output (-1 = keep it all).");
+    multitask.Register(po);
   }
   bool Selects() const {
     return !frame.empty() || left_context != -1 || right_context != -1 ||
@@ -95,11 +98,18 @@ int main(int argc, char *argv[]) {
       writers.push_back(std::make_unique<NnetExampleWriter>(po.GetArg(i)));
     const int32_t num_outputs = static_cast<int32_t>(writers.size());
 
-    int64_t num_read = 0, num_written = 0;
+    MultitaskEgsEditor multitask(opts.multitask);
+    int64_t num_read = 0, num_written = 0, num_err = 0;
     NnetExample selected;
     for (; !example_reader.Done(); example_reader.Next(), num_read++) {
+      const std::string &key = example_reader.Key();
       int32_t count = GetCount(opts.keep_proportion, &rng);
-      const NnetExample *eg = &example_reader.Value();
+      NnetExample *eg = &example_reader.Value();
+      std::string new_output_name;
+      if (!multitask.ScaleAndGetName(key, eg, &new_output_name)) {
+        num_err++;
+        continue;
+      }
       if (opts.Selects()) {
         // False only for --frame=N with no such frame (a short final eg).
         if (!SelectFromExample(*eg, opts.frame, opts.left_context,
@@ -108,17 +118,20 @@ int main(int argc, char *argv[]) {
           continue;
         eg = &selected;
       }
+      // After the selection, which looks for "output".
+      if (!new_output_name.empty()) RenameOutputs(key, new_output_name, eg);
       for (int32_t c = 0; c < count; c++) {
         int32_t index = opts.random
                             ? rng.Int(0, num_outputs - 1)
                             : static_cast<int32_t>(num_written % num_outputs);
-        writers[index]->Write(example_reader.Key(), *eg);
+        writers[index]->Write(key, *eg);
         num_written++;
       }
     }
     for (auto &writer : writers) writer->Close();
     NNET3_LOG << "Read " << num_read
-              << " neural-network training examples, wrote " << num_written;
+              << " neural-network training examples, wrote " << num_written
+              << ", " << num_err << " examples had errors.";
     if (num_read == 0)
       NNET3_ERR << "No examples were read from " << po.GetArg(1)
                 << " (is the archive empty?)";

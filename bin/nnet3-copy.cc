@@ -7,6 +7,7 @@
 #include "base/program.h"
 #include "nnet/nnet-utils.h"
 #include "nnet/nnet.h"
+#include "train/am-nnet-simple.h"
 #include "util/kaldi-io.h"
 
 namespace {
@@ -68,7 +69,7 @@ int main(int argc, char *argv[]) {
     std::string nnet_in = po.GetArg(1), nnet_out = po.GetArg(2);
 
     Nnet nnet;
-    ReadKaldiObject(nnet_in, &nnet);
+    ReadNnetFromRawOrAm(nnet_in, &nnet);
     if (!nnet_config.empty()) {
       Input ki(nnet_config);
       nnet.ReadConfig(ki.Stream(), PrintableRxfilename(nnet_config));

@@ -1,6 +1,6 @@
 // nnet3-get-egs: cuts features and pdf posteriors into frame-level training
 // examples (Kaldi's tool of the same name; the splitting rule is in
-// lib/train/example-generation.h).
+// lib/train/utterance-splitter.h, the egs in lib/train/example-generation.h).
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,8 +48,9 @@ int main(int argc, char *argv[]) {
     po.Register("online-ivectors", &ivector_rspecifier,
                 "Rspecifier of ivector features, as a matrix.");
     po.Register("srand", &srand_seed,
-                "Seed for the random number generator (which iVector frame "
-                "each eg gets)");
+                "Seed for the random number generator (the choice among "
+                "equally good splits of an utterance, the order of its chunk "
+                "sizes, where gaps go, and which iVector frame each eg gets)");
     eg_config.Register(&po);
     po.Read(argc, argv);
     if (po.NumArgs() != 3) {
@@ -67,7 +68,7 @@ int main(int argc, char *argv[]) {
     RandomAccessBaseFloatMatrixReader ivector_reader;
     if (!ivector_rspecifier.empty()) ivector_reader.Open(ivector_rspecifier);
 
-    int64_t num_done = 0, num_err = 0, num_egs = 0;
+    int64_t num_err = 0;
     std::vector<std::pair<std::string, NnetExample>> egs;
     for (; !feat_reader.Done(); feat_reader.Next()) {
       const std::string &utt = feat_reader.Key();
@@ -93,17 +94,12 @@ int main(int argc, char *argv[]) {
         continue;
       }
       for (const auto &eg : egs) example_writer.Write(eg.first, eg.second);
-      num_egs += static_cast<int64_t>(egs.size());
-      num_done++;
     }
     example_writer.Close();
-    splitter.LogStats();
     if (num_err > 0)
       NNET3_WARN << num_err
                  << " utterances had errors and could not be processed.";
-    NNET3_LOG << "Finished generating examples, successfully processed "
-              << num_done << " feature files, wrote " << num_egs
-              << " examples, " << num_err << " files had errors.";
-    return num_egs > 0 ? 0 : 1;
+    splitter.LogStats();
+    return splitter.ExitStatus();
   });
 }

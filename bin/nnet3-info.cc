@@ -8,6 +8,7 @@
 #include "base/program.h"
 #include "compile/nnet-context.h"
 #include "nnet/nnet.h"
+#include "train/am-nnet-simple.h"
 #include "util/kaldi-io.h"
 
 namespace {
@@ -37,7 +38,7 @@ int main(int argc, char *argv[]) {
       return 1;
     }
     Nnet nnet;
-    ReadKaldiObject(po.GetArg(1), &nnet);
+    ReadNnetFromRawOrAm(po.GetArg(1), &nnet);
     if (IsSimpleNnet(nnet)) {
       // As Kaldi's Info(); a context that cannot be found (unbounded
       // recurrence) should not stop the rest of the summary.

@@ -7,6 +7,7 @@
 #include "base/program.h"
 #include "nnet/init-random.h"
 #include "nnet/nnet.h"
+#include "train/am-nnet-simple.h"
 #include "util/kaldi-io.h"
 
 namespace {
@@ -47,7 +48,7 @@ int main(int argc, char *argv[]) {
 
     Nnet nnet;
     if (!existing.empty()) {
-      ReadKaldiObject(existing, &nnet);
+      ReadNnetFromRawOrAm(existing, &nnet);
       NNET3_LOG << "Read raw neural net from " << existing;
     }
     {

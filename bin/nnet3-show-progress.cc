@@ -13,6 +13,7 @@
 #include "device/device.h"
 #include "nnet/nnet-utils.h"
 #include "nnet/nnet.h"
+#include "train/am-nnet-simple.h"
 #include "train/nnet-diagnostics.h"
 #include "train/nnet-example.h"
 #include "train/nnet-training-utils.h"
@@ -117,8 +118,8 @@ int main(int argc, char *argv[]) {
       NNET3_ERR << "--num-segments must be positive, got " << num_segments;
     SelectDevice(device_opts);
     Nnet nnet1, nnet2;
-    ReadKaldiObject(po.GetArg(1), &nnet1);
-    ReadKaldiObject(po.GetArg(2), &nnet2);
+    ReadNnetFromRawOrAm(po.GetArg(1), &nnet1);
+    ReadNnetFromRawOrAm(po.GetArg(2), &nnet2);
     if (NumParameters(nnet1) != NumParameters(nnet2)) {
       NNET3_WARN << "Parameter-dim mismatch, cannot show progress.";
       return 0;

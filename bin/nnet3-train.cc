@@ -13,6 +13,7 @@
 #include "base/timer.h"
 #include "device/device.h"
 #include "nnet/nnet.h"
+#include "train/am-nnet-simple.h"
 #include "train/example-computation.h"
 #include "train/nnet-example.h"
 #include "train/nnet-training.h"
@@ -32,7 +33,8 @@ const char *const kUsage =
     "\n"
     "e.g.:\n"
     "  nnet3-train 1.raw 'ark:nnet3-merge-egs 1.egs ark:-|' 2.raw\n"
-    "Note: --use-gpu defaults to \"no\": this build has no CUDA backend yet.\n"
+    "Note: --use-gpu defaults to \"no\" (see cuda-compiled for whether this\n"
+    "build has the CUDA backend).\n"
     "On a terminal, a progress line (minibatches, egs/s, objective) is shown.\n"
     "See also: nnet3-merge-egs, nnet3-compute-prob, nnet3-average, "
     "nnet3-show-progress\n";
@@ -91,7 +93,7 @@ int main(int argc, char *argv[]) {
                       examples_rspecifier = po.GetArg(2),
                       nnet_wxfilename = po.GetArg(3);
     Nnet nnet;
-    ReadKaldiObject(nnet_rxfilename, &nnet);
+    ReadNnetFromRawOrAm(nnet_rxfilename, &nnet);
     NnetTrainer trainer(train_config, &nnet, static_cast<uint32_t>(srand_seed));
     int64_t num_egs = 0;
     {

@@ -12,7 +12,8 @@ using Command = NnetComputation::Command;
 
 void Compiler::AddCommands(const std::vector<bool> &deriv_needed,
                            NnetComputation *computation) {
-  computation->need_model_derivative = request_.need_model_derivative;
+  computation->need_model_derivative = requests_[0].need_model_derivative;
+  const bool multi_segment = requests_.size() > 1;
   whole_submatrices_.assign(computation->matrices.size(), 0);
   for (int32_t s = static_cast<int32_t>(computation->submatrices.size()) - 1;
        s > 0; s--)
@@ -21,12 +22,25 @@ void Compiler::AddCommands(const std::vector<bool> &deriv_needed,
   AllocateMatrices(computation);
   SetUpPrecomputedIndexes(computation);
   const int32_t num_steps = static_cast<int32_t>(steps_.size());
-  for (int32_t step = 0; step < num_steps; step++)
+  for (int32_t step = 0; step < num_steps; step++) {
     CompileForward(step, computation);
+    if (!multi_segment) continue;
+    // The splice point of the looped optimization: after the inputs.
+    if (IsInputNodeStep(step) && !IsInputNodeStep(step + 1))
+      computation->commands.emplace_back(kNoOperationPermanent);
+    if (step + 1 < num_steps &&
+        steps_[step + 1].segment != steps_[step].segment)
+      computation->commands.emplace_back(kNoOperationMarker);
+  }
   computation->commands.emplace_back(kNoOperationMarker);
   for (int32_t step = num_steps - 1; step >= 0; step--)
     if (deriv_needed[step]) CompileBackward(step, computation);
   DeallocateMatrices(computation);
+}
+
+bool Compiler::IsInputNodeStep(int32_t step) const {
+  if (step < 0 || step >= static_cast<int32_t>(steps_.size())) return false;
+  return nnet_.IsInputNode(steps_[step].node_index);
 }
 
 void Compiler::AllocateMatrices(NnetComputation *computation) const {
@@ -83,7 +97,9 @@ void Compiler::AddPropagateStep(int32_t step,
   // Memo indexes are the step index, which is unique and > 0.
   const int32_t memo = (info.deriv != 0 && (properties & kUsesMemo)) ? step : 0;
   const int32_t store_stats =
-      (request_.store_component_stats && (properties & kStoresStats)) ? 1 : 0;
+      (RequestOf(step).store_component_stats && (properties & kStoresStats))
+          ? 1
+          : 0;
   computation->commands.emplace_back(
       kPropagate, c, info.precomputed_indexes_index, input_info.value,
       info.value, memo, store_stats);
@@ -185,8 +201,9 @@ void Compiler::CompileBackward(int32_t step,
   if (info.value == 0) return;
   if (info.is_input) {
     // Hand the requested input derivative to the user.
-    int32_t i = request_.IndexForInput(nnet_.GetNodeName(info.node_index));
-    if (i != -1 && request_.inputs[i].has_deriv)
+    const ComputationRequest &request = RequestOf(step);
+    int32_t i = request.IndexForInput(nnet_.GetNodeName(info.node_index));
+    if (i != -1 && request.inputs[i].has_deriv)
       computation->commands.emplace_back(kProvideOutput, info.deriv,
                                          info.node_index);
     return;
@@ -223,8 +240,9 @@ void Compiler::AddBackpropStep(int32_t step,
   const int32_t memo = (properties & kUsesMemo) ? step : 0;
   // kBackprop lets the executor update the model (updatable components) or
   // store backprop stats (e.g. nonlinearities), as Kaldi does.
-  CommandType type =
-      request_.need_model_derivative ? kBackprop : kBackpropNoModelUpdate;
+  CommandType type = RequestOf(step).need_model_derivative
+                         ? kBackprop
+                         : kBackpropNoModelUpdate;
   computation->commands.emplace_back(type, c, info.precomputed_indexes_index,
                                      in_value, out_value, info.deriv,
                                      input_info.deriv, memo);
@@ -322,13 +340,15 @@ void Compiler::CompileBackwardFromIndexes(int32_t deriv_submatrix,
 void Compiler::DeallocateMatrices(NnetComputation *computation) const {
   // The user takes the output values and the requested input derivatives.
   std::vector<bool> keep(computation->matrices.size(), false);
-  for (const StepInfo &info : steps_) {
+  for (size_t step = 0; step < steps_.size(); step++) {
+    const StepInfo &info = steps_[step];
     if (info.value == 0) continue;
     if (nnet_.IsOutputNode(info.node_index))
       keep[computation->submatrices[info.value].matrix_index] = true;
     if (info.is_input && info.deriv != 0) {
-      int32_t i = request_.IndexForInput(nnet_.GetNodeName(info.node_index));
-      if (i != -1 && request_.inputs[i].has_deriv)
+      const ComputationRequest &request = RequestOf(step);
+      int32_t i = request.IndexForInput(nnet_.GetNodeName(info.node_index));
+      if (i != -1 && request.inputs[i].has_deriv)
         keep[computation->submatrices[info.deriv].matrix_index] = true;
     }
   }

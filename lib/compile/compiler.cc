@@ -12,33 +12,68 @@
 
 namespace nnet3 {
 
+namespace {
+
+std::vector<ComputationRequest> CopyRequests(
+    const std::vector<const ComputationRequest *> &requests) {
+  NNET3_ASSERT(!requests.empty());
+  std::vector<ComputationRequest> copies;
+  for (const ComputationRequest *r : requests) {
+    if (requests.size() > 1)
+      NNET3_ASSERT(!r->need_model_derivative &&
+                   r->store_component_stats ==
+                       requests[0]->store_component_stats &&
+                   "multi-segment computations cannot train");
+    copies.push_back(*r);
+  }
+  return copies;
+}
+
+}  // namespace
+
 Compiler::Compiler(const ComputationRequest &request, const Nnet &nnet)
-    : request_(request), nnet_(nnet) {}
+    : requests_(1, request), nnet_(nnet) {}
+
+Compiler::Compiler(const std::vector<const ComputationRequest *> &requests,
+                   const Nnet &nnet)
+    : requests_(CopyRequests(requests)), nnet_(nnet) {}
 
 void Compiler::CreateComputation(const CompilerOptions &opts,
                                  NnetComputation *computation) {
-  NNET3_ASSERT(steps_.empty() && "CreateComputation() may be called once");
+  NNET3_ASSERT(graph_.cindexes.empty() &&
+               "CreateComputation() may be called once");
   *computation = NnetComputation();
-  ComputationGraphBuilder builder(nnet_, request_, &graph_);
-  builder.Compute();
-  if (!builder.AllOutputsAreComputable()) {
-    if (VerboseLevel() >= 2) {
-      std::ostringstream dump;
-      builder.ExplainNotComputable(&dump);
-      NNET3_VLOG(2) << "Cindexes that are not computable, with their "
-                       "dependencies ([status] 1 computable, 2 not, 3 not "
-                       "used):\n"
-                    << dump.str();
+  ComputationGraphBuilder builder(nnet_, &graph_);
+  for (const ComputationRequest &request : requests_) {
+    builder.Compute(request);
+    if (!builder.AllOutputsAreComputable()) {
+      if (VerboseLevel() >= 2) {
+        std::ostringstream dump;
+        builder.ExplainNotComputable(&dump);
+        NNET3_VLOG(2) << "Cindexes that are not computable, with their "
+                         "dependencies ([status] 1 computable, 2 not, 3 not "
+                         "used):\n"
+                      << dump.str();
+      }
+      NNET3_ERR << builder.ExplainNotComputable();
     }
-    NNET3_ERR << builder.ExplainNotComputable();
+    builder.Prune();
   }
-  builder.Prune();
 
-  std::vector<std::vector<int32_t>> phases, steps;
-  ComputeComputationPhases(nnet_, graph_, &phases);
-  ComputeComputationSteps(nnet_, request_, phases, &graph_, &steps);
-  phases.clear();
+  std::vector<std::vector<std::vector<int32_t>>> phases_per_segment;
+  std::vector<std::vector<int32_t>> steps;
+  ComputeComputationPhasesPerSegment(nnet_, graph_, &phases_per_segment);
+  std::vector<const ComputationRequest *> request_ptrs;
+  for (const ComputationRequest &request : requests_)
+    request_ptrs.push_back(&request);
+  std::vector<int32_t> step_to_segment;
+  ComputeComputationSteps(nnet_, request_ptrs, phases_per_segment, &graph_,
+                          &steps, &step_to_segment);
+  phases_per_segment.clear();
   CreateLocationInfo(steps);
+  steps_.resize(steps.size());
+  for (size_t step = 0; step < steps.size(); step++)
+    steps_[step].segment = step_to_segment[step];
   std::vector<bool> deriv_needed;
   ComputeDerivNeeded(steps, &deriv_needed);
   CreateStepInfo(deriv_needed, &steps, computation);
@@ -90,19 +125,20 @@ void Compiler::ComputeDerivNeeded(
       NNET3_ASSERT(d >= 0 && d < step);
       if ((*deriv_needed)[d]) needed = true;
     }
+    const ComputationRequest &request = RequestOf(step);
     if (graph_.is_input[this_step[0]]) {
-      int32_t i = request_.IndexForInput(name);
+      int32_t i = request.IndexForInput(name);
       NNET3_ASSERT(i != -1);
-      if (request_.inputs[i].has_deriv) needed = true;
+      if (request.inputs[i].has_deriv) needed = true;
     }
     if (nnet_.IsOutputNode(node_index)) {
       // Only where the user supplies it: an output without has_deriv
       // contributes nothing to the backward pass.
-      int32_t i = request_.IndexForOutput(name);
+      int32_t i = request.IndexForOutput(name);
       NNET3_ASSERT(i != -1);
-      needed = request_.outputs[i].has_deriv;
+      needed = request.outputs[i].has_deriv;
     }
-    if (nnet_.IsComponentNode(node_index) && request_.need_model_derivative &&
+    if (nnet_.IsComponentNode(node_index) && request.need_model_derivative &&
         !graph_.is_input[this_step[0]]) {
       const Component *c =
           nnet_.GetComponent(nnet_.GetNode(node_index).component_index);
@@ -139,7 +175,7 @@ void Compiler::CreateStepInfo(const std::vector<bool> &deriv_needed,
                               std::vector<std::vector<int32_t>> *steps,
                               NnetComputation *computation) {
   const int32_t num_steps = static_cast<int32_t>(steps->size());
-  steps_.resize(num_steps);
+  NNET3_ASSERT(steps_.size() == steps->size());
   for (int32_t step = 0; step < num_steps; step++) {
     StepInfo &info = steps_[step];
     info.output_cindex_ids.swap((*steps)[step]);
@@ -250,8 +286,9 @@ void Compiler::ComputeInputLocationsList(
 }
 
 void Compiler::SetUpPrecomputedIndexes(NnetComputation *computation) {
-  const bool need_derivs = request_.NeedDerivatives();
   for (size_t step = 0; step < steps_.size(); step++) {
+    const ComputationRequest &request = RequestOf(step);
+    const bool need_derivs = request.NeedDerivatives();
     StepInfo &info = steps_[step];
     if (info.is_input || !nnet_.IsComponentNode(info.node_index)) continue;
     const StepInfo &input_info = steps_[step - 1];
@@ -259,7 +296,7 @@ void Compiler::SetUpPrecomputedIndexes(NnetComputation *computation) {
     const Component *c =
         nnet_.GetComponent(nnet_.GetNode(info.node_index).component_index);
     std::unique_ptr<ComponentPrecomputedIndexes> data =
-        c->PrecomputeIndexes(request_.misc_info, input_info.output_indexes,
+        c->PrecomputeIndexes(request.misc_info, input_info.output_indexes,
                              info.output_indexes, need_derivs);
     if (data == nullptr) continue;
     info.precomputed_indexes_index =

@@ -44,6 +44,16 @@
 // inputs need derivatives, and then waits for a derivative nobody sends).
 // With output_debug_info, matrix_debug_info gives each matrix's cindexes
 // (one per row) and whether it holds derivatives.
+//
+// Multi-segment computations (the raw material of looped computations,
+// optimize/compile-looped.h): given several requests, the graph is built
+// segment by segment (computation-graph.h) and the forward commands of
+// each segment follow those of the one before, separated by
+// kNoOperationMarker; each segment's forward pass starts with its
+// kAcceptInput commands followed by a kNoOperationPermanent (Kaldi's
+// splice point for the looped optimization). Matrices of earlier segments
+// stay allocated until the end. Multi-segment requests may not ask for
+// model derivatives (as in Kaldi).
 #ifndef NNET3_COMPILE_COMPILER_H_
 #define NNET3_COMPILE_COMPILER_H_
 
@@ -67,6 +77,10 @@ class Compiler {
  public:
   // Keeps a copy of the request; nnet must outlive the Compiler.
   Compiler(const ComputationRequest &request, const Nnet &nnet);
+  // Several segments (copies are kept). InternalError if any asks for
+  // model derivatives or they disagree on store_component_stats.
+  Compiler(const std::vector<const ComputationRequest *> &requests,
+           const Nnet &nnet);
 
   // Fills *computation (which is overwritten). UserError if the outputs are
   // not computable or the request is malformed (see computation-graph.h).
@@ -83,6 +97,7 @@ class Compiler {
 
   struct StepInfo {
     int32_t node_index = -1;
+    int32_t segment = 0;    // which request
     bool is_input = false;  // a supplied input of the request
     int32_t value = 0;      // submatrix of the values (0 for an empty step)
     int32_t deriv = 0;      // submatrix of the derivatives, or 0
@@ -149,7 +164,13 @@ class Compiler {
   void DeallocateMatrices(NnetComputation *computation) const;
   void OutputDebugInfo(NnetComputation *computation) const;
 
-  const ComputationRequest request_;
+  // The request of a step's segment.
+  const ComputationRequest &RequestOf(int32_t step) const {
+    return requests_[steps_[step].segment];
+  }
+  bool IsInputNodeStep(int32_t step) const;
+
+  const std::vector<ComputationRequest> requests_;
   const Nnet &nnet_;
   ComputationGraph graph_;
   std::vector<StepInfo> steps_;

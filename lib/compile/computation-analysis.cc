@@ -360,6 +360,18 @@ void ComputeMatrixAccesses(
   std::vector<std::vector<Access>> accesses(computation.matrices.size());
   matrix_accesses->clear();
   matrix_accesses->resize(computation.matrices.size());
+  // In a looped computation the kSwapMatrix commands just before the
+  // closing kGotoLabel hand each matrix of one chunk to its counterpart in
+  // the chunk before, which already exists: as in Kaldi's checker, they
+  // count only as the end of the source matrix.
+  const auto &commands = computation.commands;
+  size_t loop_swaps_begin = commands.size();
+  if (!commands.empty() && commands.back().command_type == kGotoLabel) {
+    loop_swaps_begin = commands.size() - 1;
+    while (loop_swaps_begin > 0 &&
+           commands[loop_swaps_begin - 1].command_type == kSwapMatrix)
+      loop_swaps_begin--;
+  }
   for (size_t k = 0; k < command_attributes.size(); k++) {
     int32_t c = static_cast<int32_t>(k);
     AppendAccesses(c, command_attributes[k].matrices_read,
@@ -374,7 +386,8 @@ void ComputeMatrixAccesses(
         break;
       case kSwapMatrix:
         // arg1 takes over arg2's memory: arg1 starts to exist, arg2 ends.
-        SetAllocate(MatrixOf(computation, cmd.arg1), c, matrix_accesses);
+        if (k < loop_swaps_begin)
+          SetAllocate(MatrixOf(computation, cmd.arg1), c, matrix_accesses);
         SetDeallocate(MatrixOf(computation, cmd.arg2), c, matrix_accesses);
         break;
       case kAcceptInput: {

@@ -118,7 +118,9 @@ struct Access {
   }
 };
 
-// The lifetime and uses of one matrix.
+// The lifetime and uses of one matrix. (In a looped computation the
+// kSwapMatrix commands just before the final kGotoLabel count only as the
+// deallocation of their second matrix, as in Kaldi's checker.)
 struct MatrixAccesses {
   // The kAllocMatrix, kSwapMatrix (as arg1) or first kAcceptInput command
   // that makes the matrix exist; -1 if none.

@@ -547,6 +547,7 @@ void CheckComputation(const Nnet &nnet, const NnetComputation &computation,
                       bool check_rewrite) {
   CheckComputationOptions opts;
   opts.check_rewrite = check_rewrite;
+  opts.check_unused_variables = false;
   try {
     ComputationChecker(opts, nnet, computation).Check();
   } catch (const InternalError &) {

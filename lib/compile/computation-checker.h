@@ -59,7 +59,10 @@ struct CheckComputationOptions {
   // compiler makes it, not after optimization.
   bool check_rewrite = false;
   // Every variable must be used and no matrix may only be set to a
-  // constant.
+  // constant: true of a computation as the compiler makes it; after
+  // RemoveUnnecessaryZeroing a part of a matrix nothing reads may be left
+  // untouched, so checks of optimized computations turn it off (as Kaldi's
+  // CheckComputation does).
   bool check_unused_variables = true;
 };
 
@@ -109,8 +112,10 @@ class ComputationChecker {
   Analyzer a_;
 };
 
-// Runs ComputationChecker (check_unused_variables on); on failure logs the
-// printed computation as a warning and rethrows.
+// Runs ComputationChecker as Kaldi's CheckComputation does, for optimized
+// computations too: check_unused_variables off (an optimized computation
+// may leave parts of a matrix that nothing reads undefined and untouched);
+// on failure logs the printed computation as a warning and rethrows.
 void CheckComputation(const Nnet &nnet, const NnetComputation &computation,
                       bool check_rewrite = false);
 

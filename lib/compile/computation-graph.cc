@@ -122,7 +122,13 @@ void ComputationGraph::Print(std::ostream &os,
 ComputationGraphBuilder::ComputationGraphBuilder(
     const Nnet &nnet, const ComputationRequest &request,
     ComputationGraph *graph)
-    : nnet_(nnet), request_(request), graph_(graph) {
+    : nnet_(nnet), request_(&request), graph_(graph) {
+  NNET3_ASSERT(graph_ != nullptr && graph_->cindexes.empty());
+}
+
+ComputationGraphBuilder::ComputationGraphBuilder(const Nnet &nnet,
+                                                 ComputationGraph *graph)
+    : nnet_(nnet), graph_(graph) {
   NNET3_ASSERT(graph_ != nullptr && graph_->cindexes.empty());
 }
 
@@ -137,7 +143,7 @@ void ComputationGraphBuilder::AddCindexId(int32_t cindex_id, bool is_input,
 }
 
 void ComputationGraphBuilder::AddInputs() {
-  for (const IoSpecification &input : request_.inputs) {
+  for (const IoSpecification &input : request_->inputs) {
     int32_t n = nnet_.GetNodeIndex(input.name);
     if (n == -1)
       NNET3_ERR << "The computation request supplies input '" << input.name
@@ -155,7 +161,7 @@ void ComputationGraphBuilder::AddInputs() {
         NNET3_ERR << "The computation request lists "
                   << CindexToString(Cindex(n, index), nnet_.GetNodeNames())
                   << " twice among its inputs (or under two inputs with the "
-                     "same name)";
+                     "same name, or an earlier segment already has it)";
       AddCindexId(id, true, false);
     }
   }
@@ -163,7 +169,7 @@ void ComputationGraphBuilder::AddInputs() {
 
 void ComputationGraphBuilder::AddOutputs() {
   size_t num_added = 0;
-  for (const IoSpecification &output : request_.outputs) {
+  for (const IoSpecification &output : request_->outputs) {
     int32_t n = nnet_.GetNodeIndex(output.name);
     if (n == -1)
       NNET3_ERR << "The computation request asks for output '" << output.name
@@ -204,7 +210,7 @@ void ComputationGraphBuilder::GetInputCindexes(
     case kComponent: {
       const Component *c = nnet_.GetComponent(node.component_index);
       std::vector<Index> input_indexes;
-      c->GetInputIndexes(request_.misc_info, cindex.second, &input_indexes);
+      c->GetInputIndexes(request_->misc_info, cindex.second, &input_indexes);
       for (const Index &index : input_indexes)
         inputs->emplace_back(node_index - 1, index);
       break;
@@ -271,7 +277,7 @@ bool ComputationGraphBuilder::EvaluateNode(int32_t cindex_id,
   const Component *c = nnet_.GetComponent(node.component_index);
   PredicateIndexSet set(*graph_, cindex.first - 1, is_available);
   std::vector<Index> used_indexes;
-  bool ans = c->IsComputable(request_.misc_info, cindex.second, set,
+  bool ans = c->IsComputable(request_->misc_info, cindex.second, set,
                              used ? &used_indexes : nullptr);
   if (ans && used)
     for (const Index &index : used_indexes)
@@ -365,7 +371,7 @@ void ComputationGraphBuilder::ChangeUsableCount(int32_t cindex_id,
 void ComputationGraphBuilder::ResolveCycles() {
   while (true) {
     std::vector<int32_t> unknown;
-    for (size_t c = 0; c < computable_info_.size(); c++)
+    for (size_t c = segment_start_; c < computable_info_.size(); c++)
       if (computable_info_[c] == kUnknown)
         unknown.push_back(static_cast<int32_t>(c));
     if (unknown.empty()) return;
@@ -384,8 +390,19 @@ void ComputationGraphBuilder::ResolveCycles() {
 }
 
 void ComputationGraphBuilder::Compute() {
-  NNET3_ASSERT(!computed_ && "Compute() may be called only once");
+  NNET3_ASSERT(request_ != nullptr && graph_->segment_ends.empty());
+  Compute(*request_);
+}
+
+void ComputationGraphBuilder::Compute(const ComputationRequest &request) {
+  NNET3_ASSERT((!computed_ || pruned_) &&
+               "Compute() again only after Prune() (one call per segment)");
   computed_ = true;
+  pruned_ = false;
+  request_ = &request;
+  segment_start_ = static_cast<int32_t>(graph_->cindexes.size());
+  output_cindex_ids_.clear();
+  had_cycle_ = false;
   AddInputs();
   AddOutputs();
   while (!current_queue_.empty()) {
@@ -406,10 +423,10 @@ void ComputationGraphBuilder::GetComputableInfo(
     std::vector<std::vector<bool>> *computable) const {
   NNET3_ASSERT(computed_ && !pruned_);
   computable->clear();
-  computable->resize(request_.outputs.size());
+  computable->resize(request_->outputs.size());
   size_t k = 0;
-  for (size_t i = 0; i < request_.outputs.size(); i++) {
-    size_t size = request_.outputs[i].indexes.size();
+  for (size_t i = 0; i < request_->outputs.size(); i++) {
+    size_t size = request_->outputs[i].indexes.size();
     (*computable)[i].resize(size);
     for (size_t j = 0; j < size; j++, k++)
       (*computable)[i][j] =
@@ -461,6 +478,7 @@ void ComputationGraphBuilder::ComputeRequiredArray(
     int32_t c = queue.back();
     queue.pop_back();
     for (int32_t d : graph_->dependencies[c]) {
+      if (d < segment_start_) continue;  // earlier segments are kept
       if (!(*required)[d]) {
         (*required)[d] = true;
         queue.push_back(d);
@@ -472,11 +490,13 @@ void ComputationGraphBuilder::ComputeRequiredArray(
 void ComputationGraphBuilder::Prune() {
   NNET3_ASSERT(computed_ && !pruned_);
   const int32_t num_cindex_ids = static_cast<int32_t>(graph_->cindexes.size());
-  for (int32_t c = 0; c < num_cindex_ids; c++) PruneDependencies(c);
+  for (int32_t c = segment_start_; c < num_cindex_ids; c++)
+    PruneDependencies(c);
   std::vector<bool> required;
   ComputeRequiredArray(&required);
   std::vector<bool> keep(num_cindex_ids, false);
-  for (int32_t c = 0; c < num_cindex_ids; c++) {
+  for (int32_t c = 0; c < segment_start_; c++) keep[c] = true;
+  for (int32_t c = segment_start_; c < num_cindex_ids; c++) {
     if (required[c] || graph_->is_input[c]) {
       if (computable_info_[c] != kComputable)
         NNET3_INTERNAL_ERR << "Prune() called when a needed cindex ("
@@ -495,7 +515,9 @@ void ComputationGraphBuilder::Prune() {
   computable_info_.assign(new_num, kComputable);
   usable_count_.assign(new_num, 1);
   computable_queued_.assign(new_num, false);
-  depend_on_this_.clear();
+  // Later segments may add dependents of these cindexes.
+  depend_on_this_.assign(new_num, std::vector<int32_t>());
+  graph_->segment_ends.push_back(static_cast<int32_t>(new_num));
   pruned_ = true;
 }
 

@@ -10,6 +10,13 @@
 //     NNET3_ERR << builder.ExplainNotComputable();
 //   builder.Prune();                         // keep only what is used
 //
+// Multi-segment graphs (for looped computations, optimize/compile-looped.h):
+// construct without a request, then Compute(request_k) and Prune() for each
+// segment k in turn. Later segments reuse the cindexes of earlier ones
+// (which stay computable), so a recurrence in segment k reads the state
+// that segment k-1 computed; graph.segment_ends records where each
+// segment's cindex_ids end.
+//
 // Compute() starts from the requested outputs and works back, breadth first,
 // through Descriptor::GetDependencies / Component::GetInputIndexes, deciding
 // for each cindex whether it is computable from the supplied inputs. A
@@ -26,7 +33,9 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <ostream>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -45,6 +54,10 @@ struct ComputationGraph {
   std::vector<bool> is_input;
   // dependencies[c]: the cindex_ids c is computed from (sorted, unique).
   std::vector<std::vector<int32_t>> dependencies;
+  // One past the last cindex_id of each segment, after each Prune() (one
+  // entry for an ordinary computation). Cindexes added after the last
+  // Prune() (by the steps code) belong to no segment's range.
+  std::vector<int32_t> segment_ends;
 
   // The cindex_id of `cindex`, adding it (with `is_input` and no
   // dependencies) if absent; *is_new says whether it was added.
@@ -87,12 +100,18 @@ class ComputationGraphBuilder {
   // `graph` should be empty; nnet, request and graph must outlive this.
   ComputationGraphBuilder(const Nnet &nnet, const ComputationRequest &request,
                           ComputationGraph *graph);
+  // For multi-segment graphs: give each segment's request to Compute().
+  ComputationGraphBuilder(const Nnet &nnet, ComputationGraph *graph);
 
   // Populates the graph and decides what is computable (no pruning).
   // UserError for a request that names unknown nodes, an input that is not
   // an input or component node, an output that is not an output node, an
-  // Index listed twice, or no outputs at all.
+  // Index listed twice (or already given by an earlier segment), or no
+  // outputs at all.
   void Compute();
+  // Adds the next segment (the request must outlive this builder); after
+  // the first segment, only after Prune().
+  void Compute(const ComputationRequest &request);
   // After Compute(), before Prune(): whether every requested output is
   // computable.
   bool AllOutputsAreComputable() const;
@@ -106,8 +125,9 @@ class ComputationGraphBuilder {
   // status and dependencies, are written to it (for NNET3_VLOG(2)).
   std::string ExplainNotComputable(std::ostream *dump = nullptr) const;
   // Removes what the outputs do not need (inputs are kept) and prunes each
-  // dependency list to the inputs actually used. Needs all outputs
-  // computable (InternalError otherwise).
+  // dependency list to the inputs actually used, for the current segment
+  // (earlier segments are kept as they are). Needs all outputs computable
+  // (InternalError otherwise). Appends to graph.segment_ends.
   void Prune();
 
   // The status of a cindex_id (before Prune()).
@@ -146,10 +166,27 @@ class ComputationGraphBuilder {
   // not-computable cindex that explain why it is not computable.
   void GetBlockingDependencies(int32_t cindex_id,
                                std::vector<int32_t> *blocking) const;
+  // For ExplainNotComputable: "output 'o' at t=... (of t=... requested)" for
+  // each output with cindexes that are not computable; appends those
+  // cindex_ids to *failing_cindex_ids.
+  std::vector<std::string> FailingOutputs(
+      std::vector<int32_t> *failing_cindex_ids) const;
+  // Follows the blocking dependencies from `start` down to input nodes and
+  // collects the input frames that are missing (input node -> t's); one
+  // line per cindex followed goes to `dump` if it is not null.
+  void TraceToMissingInputs(
+      const std::vector<int32_t> &start, std::ostream *dump,
+      std::map<int32_t, std::set<int32_t>> *missing) const;
+  // One line for the dump: the cindex, its dependencies with their status,
+  // and the blocking ones.
+  void DumpNotComputable(int32_t cindex_id,
+                         const std::vector<int32_t> &blocking,
+                         std::ostream *dump) const;
 
   const Nnet &nnet_;
-  const ComputationRequest &request_;
+  const ComputationRequest *request_ = nullptr;  // the current segment's
   ComputationGraph *graph_;
+  int32_t segment_start_ = 0;  // first cindex_id of the current segment
   std::vector<int32_t> output_cindex_ids_;
   // Reverse of graph_->dependencies (before pruning).
   std::vector<std::vector<int32_t>> depend_on_this_;

@@ -76,25 +76,34 @@ void ComputePhasesForEpoch(
 
 }  // namespace
 
-void ComputeComputationPhases(const Nnet &nnet, const ComputationGraph &graph,
-                              std::vector<std::vector<int32_t>> *phases) {
+void ComputeComputationPhasesPerSegment(
+    const Nnet &nnet, const ComputationGraph &graph,
+    std::vector<std::vector<std::vector<int32_t>>> *phases_per_segment) {
   std::vector<int32_t> node_to_epoch;
   ComputeNnetComputationEpochs(nnet, &node_to_epoch);
   int32_t num_epochs = 1;
   for (int32_t e : node_to_epoch) num_epochs = std::max(num_epochs, e + 2);
   const int32_t num_cindex_ids = static_cast<int32_t>(graph.cindexes.size());
+  std::vector<int32_t> segment_ends = graph.segment_ends;
+  if (segment_ends.empty()) segment_ends.push_back(num_cindex_ids);
+  NNET3_ASSERT(segment_ends.back() == num_cindex_ids);
+  const int32_t num_segments = static_cast<int32_t>(segment_ends.size());
+  // (segment, epoch) pairs, numbered in order.
   std::vector<int32_t> cindex_epoch(num_cindex_ids);
-  std::vector<std::vector<int32_t>> epochs(num_epochs);
-  for (int32_t c = 0; c < num_cindex_ids; c++) {
-    int32_t e =
-        graph.is_input[c] ? 0 : node_to_epoch[graph.cindexes[c].first] + 1;
-    cindex_epoch[c] = e;
-    epochs[e].push_back(c);
+  std::vector<std::vector<std::vector<int32_t>>> epochs(
+      num_segments, std::vector<std::vector<int32_t>>(num_epochs));
+  for (int32_t s = 0, c = 0; s < num_segments; s++) {
+    for (; c < segment_ends[s]; c++) {
+      int32_t e =
+          graph.is_input[c] ? 0 : node_to_epoch[graph.cindexes[c].first] + 1;
+      cindex_epoch[c] = e + s * num_epochs;
+      epochs[s][e].push_back(c);
+    }
   }
   std::vector<bool> trivial;
   ComputeEpochIsTrivial(nnet, node_to_epoch, num_epochs, &trivial);
 
-  // Dependencies inside the same epoch, and their reverse.
+  // Dependencies inside the same segment and epoch, and their reverse.
   std::vector<std::vector<int32_t>> deps_subset(num_cindex_ids),
       users_subset(num_cindex_ids);
   for (int32_t c = 0; c < num_cindex_ids; c++)
@@ -103,26 +112,40 @@ void ComputeComputationPhases(const Nnet &nnet, const ComputationGraph &graph,
         deps_subset[c].push_back(d);
         users_subset[d].push_back(c);
       }
-  phases->clear();
+  phases_per_segment->clear();
+  phases_per_segment->resize(num_segments);
   std::vector<int32_t> phase_of(num_cindex_ids, -1);
-  for (int32_t e = 0; e < num_epochs; e++)
-    ComputePhasesForEpoch(epochs[e], trivial[e], deps_subset, users_subset,
-                          &phase_of, phases);
+  for (int32_t s = 0; s < num_segments; s++) {
+    std::vector<std::vector<int32_t>> *phases = &(*phases_per_segment)[s];
+    for (int32_t e = 0; e < num_epochs; e++)
+      ComputePhasesForEpoch(epochs[s][e], trivial[e], deps_subset, users_subset,
+                            &phase_of, phases);
+  }
+}
+
+void ComputeComputationPhases(const Nnet &nnet, const ComputationGraph &graph,
+                              std::vector<std::vector<int32_t>> *phases) {
+  NNET3_ASSERT(graph.segment_ends.size() <= 1);
+  std::vector<std::vector<std::vector<int32_t>>> per_segment;
+  ComputeComputationPhasesPerSegment(nnet, graph, &per_segment);
+  phases->swap(per_segment[0]);
 }
 
 namespace {
 
 class ComputationStepsComputer {
  public:
-  ComputationStepsComputer(const Nnet &nnet, const ComputationRequest &request,
-                           ComputationGraph *graph,
+  ComputationStepsComputer(const Nnet &nnet, ComputationGraph *graph,
                            std::vector<std::vector<int32_t>> *steps)
-      : nnet_(nnet), request_(request), graph_(graph), steps_(steps) {}
-
-  void Compute(const std::vector<std::vector<int32_t>> &phases) {
+      : nnet_(nnet), graph_(graph), steps_(steps) {
     steps_->clear();
     locations_.assign(graph_->cindexes.size(), -1);
-    AddIoSteps(request_.inputs);
+  }
+
+  // The steps of one segment, appended to *steps_.
+  void ComputeForSegment(const ComputationRequest &request,
+                         const std::vector<std::vector<int32_t>> &phases) {
+    AddIoSteps(request.inputs);
     for (const std::vector<int32_t> &phase : phases) {
       std::vector<Cindex> cindexes;
       cindexes.reserve(phase.size());
@@ -138,7 +161,11 @@ class ComputationStepsComputer {
                                             cindexes.begin() + end));
       }
     }
-    AddIoSteps(request_.outputs);
+    AddIoSteps(request.outputs);
+  }
+
+  // Every cindex is in some step.
+  void Check() const {
     for (size_t c = 0; c < graph_->cindexes.size(); c++)
       if (locations_[c] < 0)
         NNET3_INTERNAL_ERR << "Cindex "
@@ -255,7 +282,6 @@ class ComputationStepsComputer {
   }
 
   const Nnet &nnet_;
-  const ComputationRequest &request_;
   ComputationGraph *graph_;
   std::vector<std::vector<int32_t>> *steps_;
   std::vector<int32_t> locations_;  // cindex_id -> step (last one)
@@ -268,7 +294,24 @@ void ComputeComputationSteps(const Nnet &nnet,
                              const std::vector<std::vector<int32_t>> &phases,
                              ComputationGraph *graph,
                              std::vector<std::vector<int32_t>> *steps) {
-  ComputationStepsComputer(nnet, request, graph, steps).Compute(phases);
+  ComputationStepsComputer computer(nnet, graph, steps);
+  computer.ComputeForSegment(request, phases);
+  computer.Check();
+}
+
+void ComputeComputationSteps(
+    const Nnet &nnet, const std::vector<const ComputationRequest *> &requests,
+    const std::vector<std::vector<std::vector<int32_t>>> &phases_per_segment,
+    ComputationGraph *graph, std::vector<std::vector<int32_t>> *steps,
+    std::vector<int32_t> *step_to_segment) {
+  NNET3_ASSERT(requests.size() == phases_per_segment.size());
+  ComputationStepsComputer computer(nnet, graph, steps);
+  step_to_segment->clear();
+  for (size_t s = 0; s < requests.size(); s++) {
+    computer.ComputeForSegment(*requests[s], phases_per_segment[s]);
+    step_to_segment->resize(steps->size(), static_cast<int32_t>(s));
+  }
+  computer.Check();
 }
 
 }  // namespace nnet3

@@ -40,9 +40,15 @@
 namespace nnet3 {
 
 // Splits the cindex_ids of a pruned graph into phases (see above).
-// InternalError for a cycle at the cindex level.
+// InternalError for a cycle at the cindex level. Single-segment graphs.
 void ComputeComputationPhases(const Nnet &nnet, const ComputationGraph &graph,
                               std::vector<std::vector<int32_t>> *phases);
+// The same for a multi-segment graph (graph.segment_ends): the phases of
+// each segment, made of that segment's cindexes only (a segment depends on
+// earlier ones, which are computed before it).
+void ComputeComputationPhasesPerSegment(
+    const Nnet &nnet, const ComputationGraph &graph,
+    std::vector<std::vector<std::vector<int32_t>>> *phases_per_segment);
 
 // Turns phases into steps (lists of cindex_ids); may add cindexes to
 // `graph` (rules (b) and (c) above).
@@ -51,6 +57,14 @@ void ComputeComputationSteps(const Nnet &nnet,
                              const std::vector<std::vector<int32_t>> &phases,
                              ComputationGraph *graph,
                              std::vector<std::vector<int32_t>> *steps);
+// Multi-segment: the steps of segment 0, then of segment 1, ... (each with
+// rules (a)-(c) for its own request); (*step_to_segment)[s] is the segment
+// of step s.
+void ComputeComputationSteps(
+    const Nnet &nnet, const std::vector<const ComputationRequest *> &requests,
+    const std::vector<std::vector<std::vector<int32_t>>> &phases_per_segment,
+    ComputationGraph *graph, std::vector<std::vector<int32_t>> *steps,
+    std::vector<int32_t> *step_to_segment);
 
 }  // namespace nnet3
 

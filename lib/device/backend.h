@@ -203,6 +203,44 @@ class Backend {
   virtual float Max(ConstMatView m) = 0;  // -inf for an empty view
   virtual float Min(ConstMatView m) = 0;  // +inf for an empty view
 
+  // ---- fused recurrent cells (cpu-backend-lstm.cc) ----
+  // The LSTM cell of Kaldi's LstmNonlinearityComponent. With C = params.cols,
+  // `in` is rows x 5C, the blocks (i_part, f_part, c_part, o_part, c_prev),
+  // or rows x (5C + 3), whose last three columns scale i, f and o (dropout
+  // masks; 1 without them); params is 3 x C (the peepholes w_ic, w_fc,
+  // w_oc); out is rows x 2C, the blocks (c_t, m_t):
+  //   i = sigmoid(i_part + w_ic c_prev)      f = sigmoid(f_part + w_fc c_prev)
+  //   c_t = f f_scale c_prev + i i_scale tanh(c_part)
+  //   o = sigmoid(o_part + w_oc c_t)         m_t = o o_scale tanh(c_t)
+  virtual void LstmNonlinearity(ConstMatView in, ConstMatView params,
+                                MatView out) = 0;
+  // Its backward pass, from out_deriv (rows x 2C: d/dc_t, d/dm_t):
+  //  - in_deriv (rows x cols of `in`, or empty for none) = the derivative of
+  //    the objective w.r.t. the first 5C input columns, plus self-repair
+  //    terms; the 3 mask columns (if any) are set to 0 (as Kaldi, which
+  //    does not backpropagate into dropout masks);
+  //  - if params_deriv is not empty (3 x C): params_deriv = the derivative
+  //    w.r.t. the peepholes (set, not added), and then value_sum_out and
+  //    deriv_sum_out (5 x C) += the column sums over rows of the values and
+  //    derivatives of the five nonlinearities (sigmoid i, sigmoid f,
+  //    tanh(c_part), sigmoid o, tanh(c_t)), and self_repair_sum_out (5 x C)
+  //    = rows where that unit was repaired, else 0.
+  // Self-repair: unit (k, c) is repaired when deriv_sum_in(k, c) /
+  // (count_in + 1) < self_repair_config(k); its input derivative then gets
+  // -self_repair_config(k + 5) * (2 sigmoid - 1) for the sigmoids, or
+  // -self_repair_config(k + 5) * tanh for the tanhs, added (so that it pushes
+  // the unit back towards its linear range). self_repair_config is 1 x 10,
+  // deriv_sum_in 5 x C; deriv_sum_in may be the same view as deriv_sum_out
+  // (it is read before being added to).
+  virtual void DiffLstmNonlinearity(ConstMatView in, ConstMatView params,
+                                    ConstMatView out_deriv,
+                                    ConstMatView deriv_sum_in,
+                                    ConstMatView self_repair_config,
+                                    double count_in, MatView in_deriv,
+                                    MatView params_deriv, MatView value_sum_out,
+                                    MatView deriv_sum_out,
+                                    MatView self_repair_sum_out) = 0;
+
   // ---- random fill: counter-based, so the numbers depend only on (seed,
   //      row, col) and are the same on every backend ----
   virtual void RandUniform(uint64_t seed, MatView m) = 0;   // in [0, 1)

@@ -12,7 +12,8 @@
 // whole-matrix operations, GEMM), cpu-backend-rows.cc (index and pointer
 // gathers/scatters), cpu-backend-math.cc (elementwise functions, their
 // derivatives, softmax), cpu-backend-reduce.cc (vector-matrix operations,
-// reductions, random fills), cpu-backend-diag.cc (row-diagonal products);
+// reductions, random fills), cpu-backend-diag.cc (row-diagonal products),
+// cpu-backend-lstm.cc (fused recurrent cells);
 // cpu-loops.h holds the shared loop templates.
 #ifndef NNET3_DEVICE_CPU_BACKEND_H_
 #define NNET3_DEVICE_CPU_BACKEND_H_
@@ -106,6 +107,15 @@ class CpuBackend : public Backend {
   double DotProduct(ConstMatView a, ConstMatView b) override;
   float Max(ConstMatView m) override;
   float Min(ConstMatView m) override;
+
+  void LstmNonlinearity(ConstMatView in, ConstMatView params,
+                        MatView out) override;
+  void DiffLstmNonlinearity(ConstMatView in, ConstMatView params,
+                            ConstMatView out_deriv, ConstMatView deriv_sum_in,
+                            ConstMatView self_repair_config, double count_in,
+                            MatView in_deriv, MatView params_deriv,
+                            MatView value_sum_out, MatView deriv_sum_out,
+                            MatView self_repair_sum_out) override;
 
   void RandUniform(uint64_t seed, MatView m) override;
   void RandGaussian(uint64_t seed, MatView m) override;

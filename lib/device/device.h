@@ -1,15 +1,17 @@
 // A Device is a Backend plus its caching allocator: what a Matrix lives on.
 //
-//   DeviceOptions opts; opts.Register(&po);         // --use-gpu
+//   DeviceOptions opts; opts.Register(&po);         // --use-gpu, --gpu-id...
 //   SelectDevice(opts);                             // once, in main
 //   Device &dev = ActiveDevice();                   // where new matrices go
 //   void *p = dev.Allocate(bytes); ... dev.Free(p, bytes);
 //
 // CpuDevice() always exists (host I/O, tests, the reference). Only
-// backend.cc / device.cc know whether a CUDA backend was compiled in.
+// device.cc (the backend registry) knows whether a CUDA backend was compiled
+// in; the GPU's Device, once created, lives until the process ends.
 #ifndef NNET3_DEVICE_DEVICE_H_
 #define NNET3_DEVICE_DEVICE_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -35,20 +37,37 @@ class Device {
   CachingAllocator allocator_;
 };
 
-// Kaldi's --use-gpu=no|yes|optional|wait.
+// Kaldi's --use-gpu=no|yes|optional|wait, and the GPU's settings (ignored
+// by a build without the CUDA backend).
 struct DeviceOptions {
   std::string use_gpu = "no";
+  int32_t gpu_id = -1;          // --gpu-id: a visible GPU; -1 automatic
+  std::string cuda_memory_cap;  // --cuda-memory-cap: e.g. "8G"; "" no cap
+  bool cuda_use_tf32 = false;   // --cuda-use-tf32: TF32 tensor-core GEMM
   void Register(OptionsRegistry *opts);
 };
 
 Device &CpuDevice();
 // The device new matrices are created on: CpuDevice() until SelectDevice.
 Device &ActiveDevice();
-// Chooses the active device. "no": CPU. "yes"/"wait": a GPU or a UserError
-// saying why none is available (this build has no CUDA backend, or no GPU
-// was found). "optional": a GPU if available, else CPU with a log line.
-// Any other value is a UserError naming the option.
+// Chooses the active device. "no": CPU. In a build without the CUDA
+// backend every other valid value runs on the CPU too, with one warning per
+// process (as a CPU-only Kaldi build ignores --use-gpu). With the CUDA
+// backend, Kaldi's policy (gpu-selection.h): "yes": a GPU or a UserError
+// saying why none is available (after one retry 20 s later when they are
+// all busy); "wait": waits until a GPU is free; "optional": a GPU if
+// available, else the CPU with a warning. Any other value is a UserError
+// naming the option. The GPU is set up once per process: later calls reuse
+// it (its --gpu-id, cap and TF32 setting cannot change).
 void SelectDevice(const DeviceOptions &opts);
+// The GPU device (set up as by --use-gpu=optional with these options, if it
+// is not yet), without making it active; nullptr with *why_not set when
+// there is none (always so without the CUDA backend). For tests and tools
+// that compare devices.
+Device *FindGpuDevice(const DeviceOptions &opts, std::string *why_not);
+// Makes `device` the active device (tests switch between the CPU and a GPU;
+// programs use SelectDevice).
+void SetActiveDevice(Device &device);
 // Whether this build has a CUDA backend compiled in.
 bool CudaBackendCompiled();
 

@@ -6,6 +6,7 @@
 #include "base/io-funcs.h"
 #include "nnet/component-registry.h"
 #include "nnet/components/attention-components.h"
+#include "nnet/components/backprop-truncation-component.h"
 #include "nnet/components/dropout-components.h"
 #include "nnet/components/general-components.h"
 #include "nnet/components/random-mask-components.h"
@@ -71,6 +72,8 @@ ComponentPrecomputedIndexes::NewOfType(const std::string &type) {
     return std::make_unique<SpecAugmentTimeMaskComponentPrecomputedIndexes>();
   if (type == "RestrictedAttentionComponentPrecomputedIndexes")
     return std::make_unique<RestrictedAttentionComponentPrecomputedIndexes>();
+  if (type == "BackpropTruncationComponentPrecomputedIndexes")
+    return std::make_unique<BackpropTruncationComponentPrecomputedIndexes>();
   return nullptr;
 }
 
@@ -96,6 +99,17 @@ void ExpectOneOrTwoTokens(std::istream &is, bool binary,
     NNET3_ERR << "Expected token " << token1 << " or " << token2
               << " but found " << token;
   }
+}
+
+bool StatsGenerator::OneIn(int32_t n) {
+  NNET3_ASSERT(n > 0);
+  // A splitmix64 step, as RandomComponent::NextSeed.
+  state_ += 0x9E3779B97F4A7C15ull;
+  uint64_t z = state_;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return z % static_cast<uint64_t>(n) == 0;
 }
 
 uint64_t RandomComponent::NextSeed() const {

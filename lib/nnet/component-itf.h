@@ -114,6 +114,10 @@ class Component {
     (void)memo;
   }
   virtual void ZeroStats() {}
+  // Reseeds the component's random draws (dropout masks; the minibatches
+  // on which nonlinearities store stats). Nnet::ResetGenerators calls it
+  // for every component.
+  virtual void ResetGenerator(uint64_t seed) { (void)seed; }
   virtual void DeleteMemo(void *memo) const;
 
   // ---- for non-simple components (defaults are the simple behaviour) ----
@@ -169,6 +173,19 @@ class Component {
   virtual void ConsolidateMemory() {}
 };
 
+// Kaldi's random choice of the minibatches on which some components store
+// statistics (its "RandInt(0, n - 1) == 0"): a seeded generator that the
+// component reseeds in its ResetGenerator, so that --srand repeats.
+class StatsGenerator {
+ public:
+  void Seed(uint64_t seed) { state_ = seed; }
+  // True with probability 1 / n.
+  bool OneIn(int32_t n);
+
+ private:
+  uint64_t state_ = 0;
+};
+
 // Components that draw random numbers (dropout). Random draws come from a
 // counter-based device generator seeded by `seed_`, so that two runs with
 // the same ResetGenerator seed are identical.
@@ -176,7 +193,7 @@ class RandomComponent : public Component {
  public:
   virtual void SetTestMode(bool test_mode) { test_mode_ = test_mode; }
   bool TestMode() const { return test_mode_; }
-  void ResetGenerator(uint64_t seed) { seed_ = seed; }
+  void ResetGenerator(uint64_t seed) override { seed_ = seed; }
 
  protected:
   // A fresh seed for each random fill (Propagate is const).
@@ -218,6 +235,11 @@ class UpdatableComponent : public Component {
   float L2Regularization() const { return l2_regularize_; }
   void SetL2Regularization(float l2) { l2_regularize_ = l2; }
   bool IsGradient() const { return is_gradient_; }
+  // Copies the learning rate, learning-rate-factor, l2-regularize,
+  // is-gradient and max-change of `other` (Kaldi's SetUpdatableConfigs).
+  void SetUpdatableConfigs(const UpdatableComponent &other) {
+    CopyUpdatableCommon(other);
+  }
   std::string Info() const override;
 
  protected:
@@ -245,8 +267,7 @@ class UpdatableComponent : public Component {
 // `token2` (Component::ReadNew has already consumed the opening tag):
 //   ExpectOneOrTwoTokens(is, binary, "<NormalizeComponent>", "<InputDim>");
 void ExpectOneOrTwoTokens(std::istream &is, bool binary,
-                          const std::string &token1,
-                          const std::string &token2);
+                          const std::string &token1, const std::string &token2);
 
 }  // namespace nnet3
 

@@ -23,6 +23,9 @@ const Group kGroups[] = {
     {NewNgPerElementComponentOfType, NgPerElementComponentTypes},
     {NewCompositeComponentOfType, CompositeComponentTypes},
     {NewAttentionComponentOfType, AttentionComponentTypes},
+    {NewLstmComponentOfType, LstmComponentTypes},
+    {NewGruComponentOfType, GruComponentTypes},
+    {NewBackpropTruncationComponentOfType, BackpropTruncationComponentTypes},
 };
 
 }  // namespace

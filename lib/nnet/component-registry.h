@@ -37,6 +37,13 @@ std::unique_ptr<Component> NewCompositeComponentOfType(const std::string &type);
 std::vector<std::string> CompositeComponentTypes();
 std::unique_ptr<Component> NewAttentionComponentOfType(const std::string &type);
 std::vector<std::string> AttentionComponentTypes();
+std::unique_ptr<Component> NewLstmComponentOfType(const std::string &type);
+std::vector<std::string> LstmComponentTypes();
+std::unique_ptr<Component> NewGruComponentOfType(const std::string &type);
+std::vector<std::string> GruComponentTypes();
+std::unique_ptr<Component> NewBackpropTruncationComponentOfType(
+    const std::string &type);
+std::vector<std::string> BackpropTruncationComponentTypes();
 
 // All registered type names, sorted (for tests and error messages).
 std::vector<std::string> RegisteredComponentTypes();

@@ -128,4 +128,47 @@ void OrthonormalizeRows(int32_t r, int32_t d, std::vector<double> *m) {
   }
 }
 
+bool CholeskyLower(int32_t n, const std::vector<double> &a,
+                   std::vector<double> *l) {
+  NNET3_ASSERT(static_cast<int64_t>(a.size()) == int64_t(n) * n);
+  l->assign(a.size(), 0.0);
+  std::vector<double> &L = *l;
+  for (int32_t j = 0; j < n; j++) {
+    double d = a[static_cast<size_t>(j) * n + j];
+    for (int32_t k = 0; k < j; k++)
+      d -=
+          L[static_cast<size_t>(j) * n + k] * L[static_cast<size_t>(j) * n + k];
+    if (!(d > 0.0)) return false;
+    const double ljj = std::sqrt(d);
+    L[static_cast<size_t>(j) * n + j] = ljj;
+    for (int32_t i = j + 1; i < n; i++) {
+      double s = a[static_cast<size_t>(i) * n + j];
+      for (int32_t k = 0; k < j; k++)
+        s -= L[static_cast<size_t>(i) * n + k] *
+             L[static_cast<size_t>(j) * n + k];
+      L[static_cast<size_t>(i) * n + j] = s / ljj;
+    }
+  }
+  return true;
+}
+
+std::vector<double> InvertLowerTriangular(int32_t n,
+                                          const std::vector<double> &l) {
+  NNET3_ASSERT(static_cast<int64_t>(l.size()) == int64_t(n) * n);
+  std::vector<double> inv(l.size(), 0.0);
+  // Column by column: solve L x = e_j by forward substitution.
+  for (int32_t j = 0; j < n; j++) {
+    for (int32_t i = j; i < n; i++) {
+      double s = i == j ? 1.0 : 0.0;
+      for (int32_t k = j; k < i; k++)
+        s -= l[static_cast<size_t>(i) * n + k] *
+             inv[static_cast<size_t>(k) * n + j];
+      const double diag = l[static_cast<size_t>(i) * n + i];
+      NNET3_ASSERT(diag != 0.0);
+      inv[static_cast<size_t>(i) * n + j] = s / diag;
+    }
+  }
+  return inv;
+}
+
 }  // namespace nnet3

@@ -40,6 +40,18 @@ std::vector<double> HostMatMul(int32_t n, int32_t m, int32_t p,
 // is ill-conditioned.
 void OrthonormalizeRows(int32_t r, int32_t d, std::vector<double> *m);
 
+// Cholesky factor of the symmetric positive definite n x n matrix `a`:
+// a == L L^T with L lower-triangular (row-major n x n, zeros above the
+// diagonal) in *l. Returns false, leaving *l unspecified, if `a` is not
+// (numerically) positive definite.
+bool CholeskyLower(int32_t n, const std::vector<double> &a,
+                   std::vector<double> *l);
+
+// The inverse of the lower-triangular n x n matrix `l` (nonzero diagonal),
+// itself lower-triangular.
+std::vector<double> InvertLowerTriangular(int32_t n,
+                                          const std::vector<double> &l);
+
 }  // namespace nnet3
 
 #endif  // NNET3_NNET_HOST_LINEAR_ALGEBRA_H_

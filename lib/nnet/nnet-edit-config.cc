@@ -6,6 +6,7 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "nnet/components/affine-components.h"
+#include "nnet/nnet-svd.h"
 #include "nnet/nnet-utils.h"
 #include "util/config-line.h"
 
@@ -15,7 +16,8 @@ namespace {
 const char *const kDirectives =
     "convert-to-fixed-affine, remove-orphan-nodes, remove-orphan-components, "
     "remove-orphans, set-learning-rate, set-learning-rate-factor, "
-    "rename-node, remove-output-nodes or set-dropout-proportion";
+    "rename-node, remove-output-nodes, set-dropout-proportion, apply-svd "
+    "or reduce-rank";
 
 void CheckUnused(const ConfigLine &cfl, const std::string &keys) {
   if (cfl.HasUnusedValues())
@@ -124,6 +126,25 @@ void SetDropoutProportions(ConfigLine *cfl, Nnet *nnet) {
   NNET3_LOG << "Set dropout proportions for " << num_set << " components.";
 }
 
+void ApplySvd(ConfigLine *cfl, Nnet *nnet) {
+  ApplySvdOptions opts;
+  opts.name_pattern = GetRequired<std::string>(cfl, "name", "<pattern>");
+  cfl->GetValue("bottleneck-dim", &opts.bottleneck_dim);
+  cfl->GetValue("energy-threshold", &opts.energy_threshold);
+  cfl->GetValue("shrinkage-threshold", &opts.shrinkage_threshold);
+  CheckUnused(*cfl,
+              "name=<pattern>, bottleneck-dim, energy-threshold and "
+              "shrinkage-threshold");
+  ApplySvdToComponents(opts, nnet);
+}
+
+void ReduceRank(ConfigLine *cfl, Nnet *nnet) {
+  std::string pattern = GetRequired<std::string>(cfl, "name", "<pattern>");
+  int32_t rank = GetRequired<int32_t>(cfl, "rank", "<dim>");
+  CheckUnused(*cfl, "name=<pattern> and rank");
+  ReduceRankOfComponents(pattern, rank, nnet);
+}
+
 void ApplyEditLine(const std::string &text, Nnet *nnet) {
   ConfigLine cfl;
   if (!cfl.ParseLine(text))
@@ -148,8 +169,10 @@ void ApplyEditLine(const std::string &text, Nnet *nnet) {
     RemoveOutputNodes(&cfl, nnet);
   } else if (directive == "set-dropout-proportion") {
     SetDropoutProportions(&cfl, nnet);
-  } else if (directive == "apply-svd" || directive == "reduce-rank") {
-    NNET3_ERR << "directive '" << directive << "' is not supported yet";
+  } else if (directive == "apply-svd") {
+    ApplySvd(&cfl, nnet);
+  } else if (directive == "reduce-rank") {
+    ReduceRank(&cfl, nnet);
   } else {
     NNET3_ERR << "unknown directive '" << directive << "' (expected "
               << kDirectives << ")";

@@ -1,9 +1,14 @@
 #include "nnet/nnet-utils.h"
 
+#include <memory>
+
 #include "base/error.h"
+#include "nnet/components/composite-components.h"
 #include "nnet/components/dropout-components.h"
+#include "nnet/components/linear-components.h"
 #include "nnet/components/normalize-components.h"
 #include "nnet/components/random-mask-components.h"
+#include "nnet/components/repeated-affine-components.h"
 
 namespace nnet3 {
 
@@ -136,6 +141,11 @@ void AddNnet(const Nnet &src, float alpha, Nnet *nnet) {
       NNET3_ERR << "Cannot add networks: component " << c << " ('"
                 << nnet->GetComponentName(c) << "') is a " << b->Type()
                 << " in one and a " << a->Type() << " in the other";
+    if (a->InputDim() != b->InputDim() || a->OutputDim() != b->OutputDim())
+      NNET3_ERR << "Cannot add networks: component " << c << " ('"
+                << nnet->GetComponentName(c) << "') has dims " << b->InputDim()
+                << " -> " << b->OutputDim() << " in one and " << a->InputDim()
+                << " -> " << a->OutputDim() << " in the other";
     b->Add(alpha, *a);
   }
 }
@@ -166,6 +176,30 @@ void FreezeNaturalGradient(bool freeze, Nnet *nnet) {
 void ZeroComponentStats(Nnet *nnet) {
   for (int32_t c = 0; c < nnet->NumComponents(); c++)
     nnet->GetComponent(c)->ZeroStats();
+}
+
+namespace {
+
+// The BlockAffineComponent for `c` if it is a repeated-affine component.
+std::unique_ptr<Component> BlockFromRepeated(const Component &c) {
+  if (auto *rac = dynamic_cast<const RepeatedAffineComponent *>(&c))
+    return std::make_unique<BlockAffineComponent>(*rac);
+  return nullptr;
+}
+
+}  // namespace
+
+void ConvertRepeatedToBlockAffine(Nnet *nnet) {
+  for (int32_t c = 0; c < nnet->NumComponents(); c++) {
+    Component *component = nnet->GetComponent(c);
+    if (auto block = BlockFromRepeated(*component)) {
+      nnet->SetComponent(c, std::move(block));
+    } else if (auto *cc = dynamic_cast<CompositeComponent *>(component)) {
+      for (int32_t i = 0; i < cc->NumComponents(); i++)
+        if (auto sub = BlockFromRepeated(*cc->GetComponent(i)))
+          cc->SetComponent(i, std::move(sub));
+    }
+  }
 }
 
 void SetDropoutTestMode(bool test_mode, Nnet *nnet) {

@@ -61,6 +61,12 @@ void FreezeNaturalGradient(bool freeze, Nnet *nnet);
 // Component::ZeroStats on every component.
 void ZeroComponentStats(Nnet *nnet);
 
+// Kaldi's ConvertRepeatedToBlockAffine (nnet3-am-copy
+// --convert-repeated-to-block): every (NaturalGradient)RepeatedAffine
+// component, also inside a CompositeComponent, becomes the equivalent
+// BlockAffineComponent.
+void ConvertRepeatedToBlockAffine(Nnet *nnet);
+
 // ---- test modes ----
 // BatchNormComponent::SetTestMode on every batch-norm component.
 void SetBatchnormTestMode(bool test_mode, Nnet *nnet);
@@ -81,8 +87,8 @@ bool SetComponentDropoutProportion(float dropout_proportion,
 // "FILE:LINE: ..."), in order: convert-to-fixed-affine, remove-orphan-nodes,
 // remove-orphan-components, remove-orphans, set-learning-rate,
 // set-learning-rate-factor, rename-node, remove-output-nodes,
-// set-dropout-proportion. apply-svd and reduce-rank are not supported yet
-// (UserError). Unknown directives and unused keys are errors.
+// set-dropout-proportion, apply-svd and reduce-rank (nnet-svd.h). Unknown
+// directives and unused keys are errors.
 void ReadEditConfig(std::istream &edit_config, const std::string &filename,
                     Nnet *nnet);
 // Kaldi's signature; errors name the file "edits config".

@@ -403,10 +403,12 @@ void ReadConfigSection(std::istream &is, std::vector<NumberedLine> *lines) {
 }  // namespace
 
 void Nnet::Read(std::istream &is, bool binary) {
+  // Kaldi's Nnet::Read also takes a .mdl; the acoustic-model wrapper is
+  // in lib/train, so programs read models with ReadNnetFromRawOrAm.
   if (PeekToken(is, binary) == 'T')
     NNET3_ERR << "This is a Kaldi acoustic model (it starts with "
-              << "<TransitionModel>); transition models aren't supported: "
-              << "extract the raw network first with "
+              << "<TransitionModel>), where a raw network was expected; "
+              << "extract the network with "
               << "'nnet3-am-copy --raw=true in.mdl out.raw'";
   ExpectToken(is, binary, "<Nnet3>");
   std::vector<NumberedLine> config_lines;
@@ -540,8 +542,7 @@ void Nnet::RemoveSomeNodes(const std::vector<int32_t> &nodes_to_remove) {
 
 void Nnet::ResetGenerators(uint64_t seed) {
   for (int32_t c = 0; c < NumComponents(); c++)
-    if (auto *rc = dynamic_cast<RandomComponent *>(components_[c].get()))
-      rc->ResetGenerator(seed + 1000003u * static_cast<uint64_t>(c));
+    components_[c]->ResetGenerator(seed + 1000003u * static_cast<uint64_t>(c));
 }
 
 }  // namespace nnet3

@@ -160,7 +160,8 @@ class Nnet {
   // Removes the given nodes (a component node takes its `_input` node with
   // it). UserError if a remaining node uses one of them.
   void RemoveSomeNodes(const std::vector<int32_t> &nodes_to_remove);
-  // Gives every RandomComponent a distinct seed derived from `seed`.
+  // Gives every component (Component::ResetGenerator) a distinct seed
+  // derived from `seed`.
   void ResetGenerators(uint64_t seed);
 
  private:

@@ -12,22 +12,35 @@ namespace nnet3 {
 
 namespace {
 
-// True if commands c and c + 1 are "allocate s, then zero all of s": the
-// pair moves as one unit.
-bool IsAllocZeroPair(const NnetComputation &computation, int32_t c) {
-  if (c + 1 >= static_cast<int32_t>(computation.commands.size())) return false;
-  const NnetComputation::Command &a = computation.commands[c],
-                                 &z = computation.commands[c + 1];
-  return a.command_type == kAllocMatrix && z.command_type == kSetConst &&
-         z.alpha == 0.0f && z.arg1 == a.arg1;
+// The command that zeroes the whole of matrix ma right after its
+// allocation, or -1: Kaldi pairs an allocation with a zeroing in the next
+// command; a merge of two matrices (VariableMergingOptimization keeps the
+// earlier allocation) can leave other matrices' sizing commands between
+// them, so any whole-matrix zeroing that is the matrix's first access after
+// its allocation counts, as long as a real access follows it to move to.
+int32_t ZeroingOfAllocation(const NnetComputation &computation,
+                            const MatrixAccesses &ma) {
+  const int32_t alloc = ma.allocate_command;
+  size_t i = 0;
+  while (i < ma.accesses.size() && ma.accesses[i].command_index <= alloc) i++;
+  if (i == ma.accesses.size()) return -1;
+  const int32_t z = ma.accesses[i].command_index;
+  const NnetComputation::Command &a = computation.commands[alloc],
+                                 &zc = computation.commands[z];
+  if (zc.command_type != kSetConst || zc.alpha != 0.0f ||
+      !computation.IsWholeMatrix(zc.arg1) ||
+      computation.submatrices[zc.arg1].matrix_index !=
+          computation.submatrices[a.arg1].matrix_index)
+    return -1;
+  if (z == alloc + 1 || i + 1 < ma.accesses.size()) return z;
+  return -1;
 }
 
-// The first access of the matrix other than the zeroing that belongs to its
-// allocation pair; -1 if none.
-int32_t FirstRealAccess(const MatrixAccesses &ma, bool paired) {
+// The first access of the matrix other than its allocation's zeroing;
+// -1 if none.
+int32_t FirstRealAccess(const MatrixAccesses &ma, int32_t zeroing) {
   for (const Access &access : ma.accesses)
-    if (!(paired && access.command_index == ma.allocate_command + 1))
-      return access.command_index;
+    if (access.command_index != zeroing) return access.command_index;
   return -1;
 }
 
@@ -44,15 +57,20 @@ bool MoveSizingCommands(const Nnet &nnet, NnetComputation *computation) {
   // its last access); ties keep the old order.
   std::vector<std::pair<int64_t, int32_t>> order(num_commands);
   for (int32_t c = 0; c < num_commands; c++) order[c] = {3 * int64_t(c), c};
+  // zeroing_of[c]: the zeroing emitted right after allocation c, or -1.
+  std::vector<int32_t> zeroing_of(num_commands, -1);
   std::vector<bool> is_pair_zeroing(num_commands, false);
   for (size_t m = 1; m < a.matrix_accesses.size(); m++) {
     const MatrixAccesses &ma = a.matrix_accesses[m];
     int32_t alloc = ma.allocate_command;
     if (alloc != -1 &&
         computation->commands[alloc].command_type == kAllocMatrix) {
-      bool paired = IsAllocZeroPair(*computation, alloc);
-      if (paired) is_pair_zeroing[alloc + 1] = true;
-      int32_t first = FirstRealAccess(ma, paired);
+      int32_t zeroing = ZeroingOfAllocation(*computation, ma);
+      if (zeroing != -1) {
+        zeroing_of[alloc] = zeroing;
+        is_pair_zeroing[zeroing] = true;
+      }
+      int32_t first = FirstRealAccess(ma, zeroing);
       if (first != -1) {
         NNET3_ASSERT(first > alloc);
         order[alloc].first = 3 * int64_t(first) - 1;
@@ -75,9 +93,8 @@ bool MoveSizingCommands(const Nnet &nnet, NnetComputation *computation) {
     if (is_pair_zeroing[old]) continue;  // emitted with its allocation
     if (static_cast<int32_t>(commands.size()) != old) changed = true;
     commands.push_back(computation->commands[old]);
-    if (old + 1 < num_commands && is_pair_zeroing[old + 1] &&
-        computation->commands[old].command_type == kAllocMatrix)
-      commands.push_back(computation->commands[old + 1]);
+    if (zeroing_of[old] != -1)
+      commands.push_back(computation->commands[zeroing_of[old]]);
   }
   NNET3_ASSERT(static_cast<int32_t>(commands.size()) == num_commands);
   computation->commands.swap(commands);

@@ -1,7 +1,10 @@
 // MoveSizingCommands (--optimization.move-sizing-commands): each
 // kAllocMatrix is moved to just before the first command that accesses its
 // matrix, and each kDeallocMatrix to just after the last one, so that
-// matrices live no longer than they must.
+// matrices live no longer than they must. A zeroing of the whole matrix
+// that is its first access after the allocation moves with it (Kaldi pairs
+// only an allocation with a zeroing in the next command; our variable
+// merging can put other sizing commands between them).
 //
 // Needs: a valid computation.
 // Guarantees: the same results and no more peak memory (GetMaxMemoryUse);

@@ -12,6 +12,7 @@
 #include "optimize/extend-matrices.h"
 #include "optimize/limit-derivative-times.h"
 #include "optimize/move-sizing-commands.h"
+#include "optimize/optimize-looped-computation.h"
 #include "optimize/optimize-memory-compression.h"
 #include "optimize/remove-unnecessary-allocation.h"
 #include "optimize/remove-unnecessary-zeroing.h"
@@ -55,6 +56,7 @@ class PassRunner {
   void Check(const char *after) const {
     try {
       CheckComputationOptions check_opts;
+      check_opts.check_unused_variables = false;  // as Kaldi, after a pass
       ComputationChecker(check_opts, nnet_, computation_).Check();
     } catch (const InternalError &e) {
       NNET3_INTERNAL_ERR << "Computation check failed after optimization "
@@ -131,17 +133,18 @@ void Optimize(const NnetOptimizeOptions &opts, const Nnet &nnet,
   if (on && opts.initialize_undefined)
     run.Run("RemoveUnnecessaryZeroing",
             [&] { return RemoveUnnecessaryZeroing(nnet, c); });
-  if (on && opts.move_sizing_commands)
+  // Not gated by `optimize`: a looped computation needs these to run.
+  if ((on && opts.move_sizing_commands) || looped)
     run.Run("MoveSizingCommands", [&] { return MoveSizingCommands(nnet, c); });
   if (looped)
-    NNET3_WARN << "optimize_looped_computation is set, but looped "
-               << "optimization is not implemented; the computation is "
-               << "optimized as a plain one";
+    run.Run("OptimizeLoopedComputation",
+            [&] { return OptimizeLoopedComputation(nnet, c); });
   if (on && opts.allocate_from_other && !looped)
     run.Run("RemoveUnnecessaryAllocation",
             [&] { return RemoveUnnecessaryAllocation(nnet, c); });
   run.Run("ConsolidateIoOperations",
           [&] { return ConsolidateIoOperations(nnet, c); });
+  if (looped) run.Run("FixGotoLabel", [&] { return FixGotoLabel(c); });
   if (on && opts.memory_compression_level > 0 && !looped)
     run.Run("OptimizeMemoryCompression", [&] {
       return OptimizeMemoryCompression(nnet, opts.memory_compression_level, c);

@@ -9,9 +9,13 @@
 //     RenumberComputation if any of them changed something
 //   5 ExtendMatrices                6 VariableMergingOptimization
 //   7 RemoveUnnecessaryZeroing      8 MoveSizingCommands
-//   9 (OptimizeLoopedComputation: looped computations, not implemented)
+//   9 OptimizeLoopedComputation (looped only; optimize-looped-computation.h)
 //  10 RemoveUnnecessaryAllocation  11 ConsolidateIoOperations (always)
-//  12 (FixGotoLabel: looped only)  13 OptimizeMemoryCompression
+//  12 FixGotoLabel (looped only)   13 OptimizeMemoryCompression
+// With opts.optimize_looped_computation (set by CompileLooped, not a
+// command-line option), ExtendMatrices, RemoveUnnecessaryAllocation and
+// OptimizeMemoryCompression are skipped and MoveSizingCommands and the
+// looped pass run even with `optimize` off, as in Kaldi.
 //
 //   NnetComputation computation;
 //   compiler.CreateComputation(CompilerOptions(), &computation);

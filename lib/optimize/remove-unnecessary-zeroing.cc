@@ -14,18 +14,20 @@ bool IsZeroing(const NnetComputation::Command &c) {
 }
 
 // True if the zeroing command z (the first access of matrix m) can go: for
-// every variable of m, z is its first access and the next access writes
-// all of it without reading it.
+// every variable of m, z is its first access and the next access, if any,
+// writes all of it without reading it. As Kaldi: a variable nothing else
+// touches may stay undefined, unless the matrix goes to the user.
 bool ZeroingIsUnneeded(const Analyzer &a, int32_t m, int32_t z) {
   std::vector<int32_t> variables;
   a.variables.AppendVariablesForMatrix(m, &variables);
   for (int32_t v : variables) {
     const std::vector<Access> &accesses = a.variable_accesses[v];
-    // A variable left as zero (never written again) needs the zeroing,
-    // and so does one whose next access reads it.
-    if (accesses.size() < 2 || accesses[0].command_index != z ||
-        accesses[1].access_type != kWriteAccess)
+    if (accesses.empty() || accesses[0].command_index != z) return false;
+    if (accesses.size() == 1) {
+      if (a.matrix_accesses[m].is_output) return false;
+    } else if (accesses[1].access_type != kWriteAccess) {
       return false;
+    }
   }
   return true;
 }

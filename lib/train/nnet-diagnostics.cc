@@ -1,5 +1,6 @@
 #include "train/nnet-diagnostics.h"
 
+#include <memory>
 #include <sstream>
 #include <utility>
 
@@ -38,6 +39,19 @@ NnetComputeProb::NnetComputeProb(const NnetComputeProbOptions &config,
   }
 }
 
+NnetComputeProb::NnetComputeProb(const NnetComputeProbOptions &config,
+                                 Nnet *nnet)
+    : config_(config),
+      nnet_(*nnet),
+      stats_nnet_(nnet),
+      compiler_(*nnet, config.compiler_config) {
+  if (config_.debug_computation) config_.compute_config.debug = true;
+  if (!config_.store_component_stats || config_.compute_deriv)
+    NNET3_ERR << "NnetComputeProb: the constructor that stores component "
+                 "stats in the network needs store_component_stats and no "
+                 "compute_deriv";
+}
+
 void NnetComputeProb::Reset() {
   num_minibatches_processed_ = 0;
   objf_info_.clear();
@@ -61,8 +75,13 @@ void NnetComputeProb::Compute(const NnetExample &eg) {
   GetComputeProbRequest(nnet_, eg, config_, &request);
   std::shared_ptr<const NnetComputation> computation =
       compiler_.Compile(request);
-  NnetComputer computer(config_.compute_config, *computation, nnet_,
-                        deriv_nnet_.get());
+  // With stats_nnet_ the stats go into the network itself.
+  std::unique_ptr<NnetComputer> computer =
+      stats_nnet_ != nullptr
+          ? std::make_unique<NnetComputer>(config_.compute_config, *computation,
+                                           stats_nnet_, nullptr)
+          : std::make_unique<NnetComputer>(config_.compute_config, *computation,
+                                           nnet_, deriv_nnet_.get());
   RunExampleComputation(
       nnet_, *computation, eg,
       [&](const NnetIo &io, const MatrixView &output, Matrix *deriv) {
@@ -84,7 +103,7 @@ void NnetComputeProb::Compute(const NnetExample &eg) {
         acc.tot_weight += acc_weight;
         acc.tot_objective += acc_correct;
       },
-      &computer);
+      computer.get());
   num_minibatches_processed_++;
 }
 

@@ -71,6 +71,10 @@ class NnetComputeProb {
   // `nnet` must outlive this object. UserError if store_component_stats is
   // set without compute_deriv (the stats would have nowhere to go).
   NnetComputeProb(const NnetComputeProbOptions &config, const Nnet &nnet);
+  // Kaldi's second constructor, for recomputing batch-norm stats: needs
+  // store_component_stats without compute_deriv (UserError otherwise); the
+  // component stats go into *nnet itself, which must outlive this object.
+  NnetComputeProb(const NnetComputeProbOptions &config, Nnet *nnet);
   NnetComputeProb(const NnetComputeProb &) = delete;
   NnetComputeProb &operator=(const NnetComputeProb &) = delete;
 
@@ -94,6 +98,7 @@ class NnetComputeProb {
   NnetComputeProbOptions config_;
   const Nnet &nnet_;
   std::unique_ptr<Nnet> deriv_nnet_;  // only with compute_deriv
+  Nnet *stats_nnet_ = nullptr;        // only with the second constructor
   TrainingCompiler compiler_;
   int32_t num_minibatches_processed_ = 0;
   std::map<std::string, SimpleObjectiveInfo> objf_info_;

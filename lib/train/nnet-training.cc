@@ -10,6 +10,7 @@
 #include "nnet/component-itf.h"
 #include "nnet/nnet-utils.h"
 #include "train/example-computation.h"
+#include "train/nnet-optimizer.h"
 #include "train/nnet-training-utils.h"
 
 namespace nnet3 {
@@ -62,7 +63,8 @@ void NnetTrainerOptions::Register(OptionsRegistry *opts) {
                  "The location to which to write the cached computation.");
   opts->Register("binary-write-cache", &binary_write_cache,
                  "Write computation cache in binary mode");
-  compiler_config.Register(opts);  // --compiler.*, --optimization.*
+  optimizer_config.Register(opts);  // --optimizer, --adam-*
+  compiler_config.Register(opts);   // --compiler.*, --optimization.*
   OptionsRegistry compute_opts("computation", opts);
   compute_config.Register(&compute_opts);
 }
@@ -84,6 +86,14 @@ void NnetTrainerOptions::Check() const {
     NNET3_ERR << "Backstitch training (--backstitch-training-scale="
               << backstitch_training_scale << ") is incompatible with "
               << "momentum (--momentum=" << momentum << "); use one of them";
+  optimizer_config.Check();
+  if (optimizer_config.IsAdam() && momentum != 0.0f)
+    NNET3_ERR << "--optimizer=adam keeps its own moment estimates: use "
+              << "--adam-beta1 instead of --momentum=" << momentum;
+  if (optimizer_config.IsAdam() && backstitch_training_scale != 0.0f)
+    NNET3_ERR << "--optimizer=adam cannot be combined with backstitch "
+              << "training (--backstitch-training-scale="
+              << backstitch_training_scale << ")";
   if (batchnorm_stats_scale < 0.0f || batchnorm_stats_scale > 1.0f)
     NNET3_ERR << "--batchnorm-stats-scale must be in [0, 1], got "
               << batchnorm_stats_scale;
@@ -98,6 +108,8 @@ NnetTrainer::NnetTrainer(const NnetTrainerOptions &config, Nnet *nnet,
       rng_(srand_seed),
       srand_seed_(rng_.Int(0, 100000)) {
   config_.Check();
+  if (config_.optimizer_config.IsAdam())
+    adam_ = std::make_unique<AdamOptimizer>(config_.optimizer_config, *nnet);
   if (config_.debug_computation) config_.compute_config.debug = true;
   if (config_.zero_component_stats) ZeroComponentStats(nnet_);
   compiler_.ReadCacheFile(config_.read_cache);
@@ -191,12 +203,14 @@ void NnetTrainer::SkipNonFiniteStep(const NnetExample &eg,
                                     const NnetComputation &computation,
                                     const std::string &what) {
   guard_.RestoreStats(nnet_);
+  // Explained before the change is dropped: the explanation may name the
+  // component whose change is not finite.
+  const std::string where = ExplainNonFiniteStep(
+      *nnet_, eg, computation, config_.compute_config, *delta_nnet_);
   ScaleNnet(0.0f, delta_nnet_.get());
   num_non_finite_steps_++;
   NNET3_WARN << "Minibatch " << num_minibatches_processed_ << ": " << what
-             << "; not applying this step, the model is unchanged: "
-             << ExplainNonFiniteStep(*nnet_, eg, computation,
-                                     config_.compute_config, *delta_nnet_);
+             << "; not applying this step, the model is unchanged: " << where;
 }
 
 void NnetTrainer::TrainInternal(const NnetExample &eg,
@@ -206,22 +220,40 @@ void NnetTrainer::TrainInternal(const NnetExample &eg,
   std::string non_finite = NonFiniteObjective(objfs);
   if (!non_finite.empty())
     return SkipNonFiniteStep(eg, computation, non_finite);
-  ApplyL2Regularization(*nnet_,
-                        GetNumNvalues(eg) * config_.l2_regularize_factor,
+  if (!TryUpdate(GetNumNvalues(eg)))
+    return SkipNonFiniteStep(eg, computation,
+                             "the parameter change is not finite");
+  RecordObjectives(objfs);
+}
+
+bool NnetTrainer::UpdateAfterBackward(int32_t num_sequences) {
+  if (TryUpdate(num_sequences)) return true;
+  ScaleNnet(0.0f, delta_nnet_.get());
+  num_non_finite_steps_++;
+  NNET3_WARN << "The parameter change is not finite; not applying this "
+                "step, the model is unchanged";
+  return false;
+}
+
+bool NnetTrainer::TryUpdate(int32_t num_sequences) {
+  ApplyL2Regularization(*nnet_, num_sequences * config_.l2_regularize_factor,
                         delta_nnet_.get());
+  // Adam's moments must not take in inf or NaN: check the change first.
+  if (adam_) {
+    if (!std::isfinite(DotProduct(*delta_nnet_, *delta_nnet_))) return false;
+    adam_->ComputeStep(*nnet_, delta_nnet_.get());
+  }
+  // UpdateNnetWithMaxChange applies nothing when the change is not finite.
   const bool success = UpdateNnetWithMaxChange(
       *delta_nnet_, config_.max_param_change, 1.0f, 1.0f - config_.momentum,
       nnet_, &num_max_change_per_component_applied_,
       &num_max_change_global_applied_);
-  // UpdateNnetWithMaxChange applies nothing when the change is not finite.
-  if (!success)
-    return SkipNonFiniteStep(eg, computation,
-                             "the parameter change is not finite");
-  RecordObjectives(objfs);
+  if (!success) return false;
   // Keeps the batch-norm stats fresh for test mode.
   ScaleBatchnormStats(config_.batchnorm_stats_scale, nnet_);
   ConstrainOrthonormal(&rng_, nnet_);
   ScaleNnet(config_.momentum, delta_nnet_.get());
+  return true;
 }
 
 bool NnetTrainer::TrainInternalBackstitch(const NnetExample &eg,

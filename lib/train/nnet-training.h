@@ -22,6 +22,9 @@
 // minibatches the step is done twice on the same eg and dropout masks:
 // nnet −= α·delta (natural gradient frozen), then nnet += (1+α)·delta (with
 // L2); objectives of the second pass are logged as '<output>_backstitch'.
+// With --optimizer=adam (nnet-optimizer.h; not in Kaldi) the accumulated
+// gradient becomes Adam's step right after the L2 term, and the step is then
+// applied with max-change as above (no momentum, no backstitch).
 //
 // Determinism: all randomness (dropout masks, which minibatches get the
 // orthonormal constraint and backstitch) comes from one RandomState seeded
@@ -40,6 +43,7 @@
 #include "compute/nnet-computer.h"
 #include "nnet/nnet.h"
 #include "train/nnet-example.h"
+#include "train/nnet-optimizer.h"
 #include "train/non-finite-guard.h"
 #include "train/objective-function.h"
 #include "train/training-compiler.h"
@@ -62,6 +66,7 @@ struct NnetTrainerOptions {
   // --read-cache (read by the constructor), --write-cache (WriteCache()).
   std::string read_cache, write_cache;
   bool binary_write_cache = true;
+  OptimizerOptions optimizer_config;        // --optimizer, --adam-*
   TrainingCompilerOptions compiler_config;  // --compiler.*, --optimization.*
   NnetComputeOptions compute_config;        // --computation.*
 
@@ -125,6 +130,16 @@ class NnetTrainer {
   // The momentum-carrying change (zero after each step without momentum).
   const Nnet &DeltaNnet() const { return *delta_nnet_; }
   const TrainingCompiler &GetCompiler() const { return compiler_; }
+  // For callers that run their own forward and backward passes (the
+  // builder's Net): the network the backward pass accumulates lr·gradient
+  // into (NnetComputer's nnet_to_update), and the update that follows it in
+  // Train (L2, the optimizer, nnet += delta with max-change, batch-norm
+  // stats scaling, the orthonormal constraint, momentum).
+  // UpdateAfterBackward returns false (warning, and dropping the change)
+  // when the change is not finite: nothing is applied then.
+  Nnet *DeltaNnetForBackward() { return delta_nnet_.get(); }
+  bool UpdateAfterBackward(int32_t num_sequences);
+
   // Writes the computation cache to --write-cache, if set (Kaldi does this
   // in the trainer's destructor; here the program calls it).
   void WriteCache() {
@@ -139,6 +154,9 @@ class NnetTrainer {
     double weight = 0.0, objf = 0.0;
   };
   void TrainInternal(const NnetExample &eg, const NnetComputation &computation);
+  // UpdateAfterBackward's work; false (nothing applied, the change left as
+  // it was) when the change is not finite.
+  bool TryUpdate(int32_t num_sequences);
   // False when the step was skipped (not finite).
   bool TrainInternalBackstitch(const NnetExample &eg,
                                const NnetComputation &computation,
@@ -162,6 +180,7 @@ class NnetTrainer {
   NnetTrainerOptions config_;
   Nnet *nnet_;
   std::unique_ptr<Nnet> delta_nnet_;
+  std::unique_ptr<AdamOptimizer> adam_;  // --optimizer=adam
   TrainingCompiler compiler_;
   RandomState rng_;
   int32_t srand_seed_;  // decides which minibatches get backstitch

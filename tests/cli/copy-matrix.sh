@@ -73,7 +73,7 @@ expect_error key-not-token "notoken\.txt" "copy-matrix ark,t:notoken.txt ark,t:-
 printf 'u1  [\n  1 2 \n  3 ]\n' > ragged.txt
 expect_error ragged "ragged\.txt.*u1" "copy-matrix ark,t:ragged.txt ark,t:-"
 expect_error no-command "no-such-command-xyz" "copy-matrix 'ark:no-such-command-xyz |' ark,t:-"
-expect_error failing-pipe "false" "copy-matrix 'ark:false |' ark,t:- "
+expect_error failing-pipe "Input pipe command 'false' failed with exit status 1" "copy-matrix 'ark:false |' ark,t:- "
 echo "utt1 x.ark:999999" > past-end.scp
 expect_error scp-past-end "utt1.*x\.ark" "copy-matrix scp:past-end.scp ark,t:-"
 printf 'good x.ark:%s\nbad x.ark:999999\n' "$(awk '$1=="utt1"{split($2,a,":"); print a[2]}' y.scp)" > perm.scp

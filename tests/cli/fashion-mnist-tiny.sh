@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Fashion-MNIST recipe (egs/fashion_mnist) in its tiny version: 400
-# training images, one iteration of two parallel jobs, both models, on a copy
+# training images, one iteration of two parallel jobs, every model, on a copy
 # of the recipe in a temporary directory. Checks the results line of each
 # model, the per-job and diagnostics logs, the plots, and utils/run.pl.
 # Skips (77) when the data set package is missing and cannot be installed.
@@ -26,9 +26,23 @@ NNET3_BUILD=$(dirname "$BIN")
 if ! ./run.sh --tiny true > "$TMP/run.log" 2>&1; then
   fail "run.sh --tiny true failed"; tail -20 "$TMP/run.log" | sed 's/^/  /'
 fi
-for m in mlp tdnn; do
-  grep -Eq "^$m test-accuracy (0\.[0-9]+|1\.0+)$" exp/results.txt 2> /dev/null ||
+# Accuracy on the 200 test images must be clearly better than chance (10
+# classes: 0.10, with a standard deviation of 0.021 over 200 images). The
+# tiny run is deterministic and gets 0.725 (mlp) and 0.675 (tdnn); 0.5 is
+# far above anything an untrained or broken model reaches (~0.1) and leaves
+# room for small numeric differences between machines.
+# The TDNN-LSTM sees each image in chunks of 14 rows and is scored on the
+# last row only, so its tiny run is weaker (0.295); its bound is 0.2, still
+# almost 5 standard deviations above chance.
+for m in mlp tdnn tdnn-lstm; do
+  min_accuracy=0.5
+  [ $m = tdnn-lstm ] && min_accuracy=0.2
+  acc=$(sed -n "s/^$m test-accuracy \([01]\.[0-9]*\)$/\1/p" exp/results.txt 2> /dev/null)
+  if [ -z "$acc" ]; then
     fail "$m: no '$m test-accuracy <value>' line in exp/results.txt"
+  elif ! awk -v a="$acc" -v m="$min_accuracy" 'BEGIN { exit !(a >= m) }'; then
+    fail "$m: test accuracy $acc is below $min_accuracy (chance is 0.10)"
+  fi
   grep -Eq "^$m test-accuracy" "$TMP/run.log" || fail "$m: accuracy not printed"
   for f in final.raw log/train.0.1.log log/train.0.2.log log/average.0.log \
            log/compute_prob_valid.0.log log/compute_prob_train.final.log progress.png; do
@@ -40,8 +54,21 @@ for m in mlp tdnn; do
   n=$(cat exp/$m/decode_test/output.*.ark | grep -c '\]$')
   [ "$n" -eq 200 ] || fail "$m: $n output rows for 200 test images"
 done
+# The MLP trained with Adam (nnet3-train --optimizer=adam) and the NetBuilder
+# example (stage 6, local/builder_mlp).
+for m in mlp-adam mlp-builder; do
+  grep -Eq "^$m test-accuracy (0\.[0-9]+|1\.0+)$" exp/results.txt 2> /dev/null ||
+    fail "$m: no '$m test-accuracy <value>' line in exp/results.txt"
+done
+grep -q "epoch 1: average loss" exp/mlp-builder/train.log 2> /dev/null ||
+  fail "mlp-builder: no loss line in exp/mlp-builder/train.log"
 grep -q "Overall average objective function for 'output'" exp/tdnn/log/train.0.1.log ||
   fail "no objective in the tdnn training log"
+# The TDNN-LSTM: derivative truncation in training, looped inference.
+grep -q -- '--optimization.min-deriv-time=-10' exp/tdnn-lstm/log/train.0.1.log ||
+  fail "tdnn-lstm: training without derivative truncation"
+grep -q 'seconds in looped compilation' exp/tdnn-lstm/decode_test/log/compute.1.log ||
+  fail "tdnn-lstm: the test set was not computed with --looped=true"
 
 # The job launcher: per-job logs, JOB substitution, failure reporting.
 expect_ok run-pl "utils/run.pl JOB=1:3 l/a.JOB.log echo job JOB && grep -q 'job 2' l/a.2.log && grep -q '^# Ended (code 0)' l/a.3.log"

@@ -51,6 +51,21 @@ grep -q '<FixedAffineComponent> <LinearParams>  \[' fixed.txt || fail "convert-t
 expect_ok dropout-edit "printf 'input-node name=input dim=3\ncomponent name=d type=DropoutComponent dim=3 dropout-proportion=0.5\ncomponent-node name=d component=d input=input\noutput-node name=output input=d\n' > d.config && nnet3-init --binary=false d.config d.txt && nnet3-copy --binary=false --edits='set-dropout-proportion proportion=0.25' d.txt d2.txt"
 grep -q '<DropoutProportion> 0.25 ' d2.txt || fail "set-dropout-proportion"
 
+# apply-svd and reduce-rank (Kaldi's edits): the TDNN's three hidden affine
+# layers (200x256, 768x256, 768x256) factored through 64 dims; the
+# parameter count drops by in*out - 64*(in+out) for each.
+expect_ok apply-svd "nnet3-copy --edits='apply-svd name=tdnn*.affine bottleneck-dim=64' tdnn.raw svd.raw && nnet3-info tdnn.raw > tdnn.info && nnet3-info svd.raw > svd.info"
+grep -q "Decomposed 3 components with SVD dimension 64" "$TMP/err" || fail "apply-svd: no summary log line"
+before=$(sed -n 's/^num-parameters: //p' tdnn.info) after=$(sed -n 's/^num-parameters: //p' svd.info)
+[ "$after" = "$((before - 200*256 - 2*768*256 + 64*(456 + 2*1024)))" ] || fail "apply-svd: $before -> $after parameters"
+grep -q '^component-node name=tdnn2.affine_b component=tdnn2.affine_b input=tdnn2.affine_a input-dim=64 output-dim=256$' svd.info || fail "apply-svd: no tdnn2.affine_b node"
+grep -q '^component-node name=tdnn2.relu component=tdnn2.relu input=tdnn2.affine_b ' svd.info || fail "apply-svd: tdnn2.relu does not read tdnn2.affine_b"
+grep -q '^component name=tdnn3.affine_a type=LinearComponent, input-dim=768, output-dim=64,' svd.info || fail "apply-svd: no LinearComponent tdnn3.affine_a"
+grep -q 'tdnn1.affine ' svd.info && fail "apply-svd: tdnn1.affine left behind"
+expect_ok reduce-rank "nnet3-copy --edits='reduce-rank name=tdnn1.affine rank=10' tdnn.raw rr.raw && nnet3-info rr.raw > rr.info"
+grep -q "Reduced rank of parameters of 1 components." "$TMP/err" || fail "reduce-rank: no summary log line"
+grep -q "^num-parameters: $before\$" rr.info || fail "reduce-rank changed the parameter count"
+
 # --batchnorm-test-mode and --prepare-for-test.
 expect_ok batchnorm-test-mode "nnet3-copy --binary=false --batchnorm-test-mode tdnn.raw bn-test.txt"
 [ "$(grep -c '<TestMode> T' bn-test.txt)" -eq 3 ] || fail "batchnorm-test-mode: $(grep -c '<TestMode> T' bn-test.txt) test-mode components"
@@ -81,8 +96,14 @@ nocopy o4.raw
 sed 's/<Alpha> 4/<Alpha> four/' $MODELS/example.txt > corrupt.txt
 expect_error corrupted "corrupt\.txt.*affine1" "nnet3-copy corrupt.txt o5.raw"
 nocopy o5.raw
-expect_error bad-option-value "learning-rate" "nnet3-copy --learning-rate=abc $MODELS/example.txt o6.raw"
+expect_error bad-option-value "Could not convert: --learning-rate = abc" "nnet3-copy --learning-rate=abc $MODELS/example.txt o6.raw"
 nocopy o6.raw
+expect_error svd-no-dim "--edits:1: apply-svd needs bottleneck-dim=<dim> or energy-threshold" "nnet3-copy --edits='apply-svd name=*' tdnn.raw o-svd.raw"
+nocopy o-svd.raw
+expect_error svd-bad-key "--edits:2: could not interpret 'rank=3' \\(apply-svd takes" "nnet3-copy --edits='remove-orphans;apply-svd name=* rank=3' tdnn.raw o-svd.raw"
+nocopy o-svd.raw
+expect_error reduce-rank-zero "--edits:1: rank=0 must be positive" "nnet3-copy --edits='reduce-rank name=* rank=0' tdnn.raw o-rr.raw"
+nocopy o-rr.raw
 ls ./*.tmp.* > /dev/null 2>&1 && fail "temporary files left behind"
 
 finish

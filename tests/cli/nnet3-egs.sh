@@ -32,33 +32,78 @@ awk 'BEGIN {
   } }' > post.txt
 expect_ok feats "copy-feats ark,t:feats.txt ark:feats.ark"
 
-# nnet3-get-egs --num-frames=8,4: utt1 [0,8) [8,16) [16,20); utt2 [0,8) and
-# the end [5,13) (5 frames left: the smallest size >= 5 is 8); utt3 (shorter
-# than 8) [0,4) [3,7); utt4 is too short.
-GET="nnet3-get-egs --num-pdfs=5 --left-context=3 --right-context=2 --num-frames=8,4"
+# nnet3-get-egs as Kaldi's: where Kaldi makes no random choice, the very
+# bytes Kaldi writes (tests/data/train/make-golden-get-egs.py works them
+# out from the format and Kaldi's splitting rule), whatever --srand.
+expect_ok golden-feats "copy-feats ark,t:$EGS/get-egs-feats.txt ark:gfeats.ark"
+for s in 0 3; do
+  expect_ok "get-egs-golden-$s" "nnet3-get-egs --srand=$s --num-pdfs=3 --num-frames=8 --left-context=2 --right-context=1 --compress=false ark:gfeats.ark ark,t:$EGS/get-egs-post.txt ark:golden.egs"
+  same_file "get-egs-golden-$s" golden.egs "$EGS/get-egs-kaldi.egs"
+done
+# Kaldi's end-of-run lines (overlaps: 2 + 2 in uttA, 3 in uttB, of 40).
+grep -q 'Not producing egs for utterance uttC because it is too short: 7 frames.' "$TMP/err" ||
+  fail "uttC not reported as too short"
+grep -q 'Split 3 utts, with total length 40 frames (0.000111111 hours assuming 100 frames per second) into 5 chunks.$' "$TMP/err" ||
+  fail "get-egs log: $(grep Split "$TMP/err")"
+grep -q 'Average chunk length was 8 frames; overlap between adjacent chunks was 17.5% of input length; length of output was 100% of input length (minus overlap = 82.5%).$' "$TMP/err" ||
+  fail "get-egs log: $(grep Average "$TMP/err")"
+grep -q 'distributed among chunk-sizes' "$TMP/err" && fail "one chunk size: no distribution line"
+
+# --num-frames=8,4 with --srand=0 (Kaldi's random choices from our
+# generator): utt1 (20 frames) is {4,8,8}, drawn in that order: [0,4)
+# [4,12) [12,20); utt2 (13) draws {4,8} of {4,4,8}, {4,8}, {8,8}, its gap
+# of 1 frame first: [1,5) [5,13); utt3 (7) can only be {4,4}: [0,4) [3,7);
+# utt4 (3) is too short.
+GET="nnet3-get-egs --srand=0 --num-pdfs=5 --left-context=3 --right-context=2 --num-frames=8,4"
 expect_ok get-egs "$GET ark:feats.ark ark,t:post.txt ark:egs.ark"
-grep -q 'successfully processed 3 feature files, wrote 7 examples' "$TMP/err" ||
-  fail "get-egs log: $(grep Finished "$TMP/err")"
+grep -q 'Split 4 utts, with total length 43 frames (0.000119444 hours assuming 100 frames per second) into 7 chunks.$' "$TMP/err" ||
+  fail "get-egs log: $(grep Split "$TMP/err")"
+grep -q 'Output frames are distributed among chunk-sizes as follows: 4 = 40%, 8 = 60%$' "$TMP/err" ||
+  fail "get-egs log: $(grep distributed "$TMP/err")"
 grep -q 'utt4 because it is too short' "$TMP/err" || fail "utt4 not reported as too short"
 [ "$(count ark:egs.ark)" -eq 7 ] || fail "get-egs wrote $(count ark:egs.ark) egs, expected 7"
-[ "$(keys ark:egs.ark | tr '\n' ' ')" = "utt1-0 utt1-8 utt1-16 utt2-0 utt2-5 utt3-0 utt3-3 " ] ||
+[ "$(keys ark:egs.ark | tr '\n' ' ')" = "utt1-0 utt1-4 utt1-12 utt2-1 utt2-5 utt3-0 utt3-3 " ] ||
   fail "get-egs keys: $(keys ark:egs.ark | tr '\n' ' ')"
+# Other seeds draw other splits, all among Kaldi's candidates.
+for s in 1 2 3 4 5 6 7 8; do
+  nnet3-get-egs --srand=$s --num-pdfs=5 --num-frames=8,4 ark:feats.ark ark,t:post.txt ark:s$s.ark 2> /dev/null
+  k=$(keys ark:s$s.ark | tr '\n' ' ')
+  case "$k" in
+    "utt1-0 utt1-4 utt1-12 "*|"utt1-0 utt1-8 utt1-16 "*) ;;
+    *) fail "--srand=$s: utt1 split $k" ;;
+  esac
+  case "$k" in
+    *"utt3-0 utt3-3 ") ;;
+    *) fail "--srand=$s: utt3 split $k" ;;
+  esac
+  echo "$k" >> seen.txt
+done
+[ "$(sort -u seen.txt | wc -l)" -gt 1 ] || fail "--srand: every seed gave the same splits"
+# --num-frames=1: Kaldi's candidates for every length include one more
+# chunk than frames, the extra one overlapping the first (weights 0.5).
+expect_ok get-egs-one "nnet3-get-egs --srand=0 --num-pdfs=5 --num-frames=1 --compress=false ark:feats.ark ark,t:post.txt ark,t:one.txt"
+[ "$(grep -c '<Nnet3Eg>' one.txt)" -eq 47 ] || fail "--num-frames=1: $(grep -c '<Nnet3Eg>' one.txt) egs for 43 frames, expected 47"
+[ "$(grep -o '[^ ]* <Nnet3Eg>' one.txt | grep -c '^utt1-0 ')" -eq 2 ] || fail "--num-frames=1: no overlapping chunk at utt1-0"
+grep -q 'rows=1 dim=5 \[ 0 0.5 \] $' one.txt || fail "--num-frames=1: no weight 0.5"
 expect_ok get-egs-text "$GET --compress=false ark:feats.ark ark,t:post.txt ark,t:egs.txt"
-grep -q '^utt1-0 <Nnet3Eg> <NumIo> 2 <NnetIo> input <I1V> 13 <I1> 0 -3 0 ' egs.txt ||
+grep -q '^utt1-0 <Nnet3Eg> <NumIo> 2 <NnetIo> input <I1V> 9 <I1> 0 -3 0 ' egs.txt ||
   fail "input indexes do not start at t=-3"
-# utt1-16 is the end chunk (4 frames): last input row repeats frame 19.
-grep -A9 '^</NnetIo> </Nnet3Eg> utt1-16 ' egs.txt | tail -3 | tr -s ' ' > end.txt
+# utt1-12 is the end chunk: its last two input rows repeat frame 19.
+grep -A13 '^</NnetIo> </Nnet3Eg> utt1-12 ' egs.txt | tail -3 | tr -s ' ' > end.txt
 printf ' 19 20 21 22 \n 19 20 21 22 ]\n' > end-want.txt
 tail -2 end.txt | cmp -s - end-want.txt || fail "end padding: $(cat end.txt)"
-grep -q 'rows=8 dim=5 \[ 0 1 \] dim=5 \[ 0 0.5 1 0.5 \] ' egs.txt || fail "utt1-0 labels"
-# utt2's chunks overlap on frames 5..7: weight 0.5 there (frame 5 = pdf 0).
-grep -A14 '^</NnetIo> </Nnet3Eg> utt2-5 ' egs.txt | grep -q 'rows=8 dim=5 \[ 0 0.5 \] ' ||
-  fail "overlap weights of utt2-5"
+grep -q 'rows=4 dim=5 \[ 0 1 \] dim=5 \[ 0 0.5 1 0.5 \] ' egs.txt || fail "utt1-0 labels"
+# utt3's chunks overlap on frame 3: weight 0.5 there (pdf 3).
+grep -A14 '^</NnetIo> </Nnet3Eg> utt3-3 ' egs.txt | grep -q 'rows=4 dim=5 \[ 3 0.5 \] dim=5 \[ 4 1 \] ' ||
+  fail "overlap weights of utt3-3"
 # Frame subsampling 2: posteriors at half rate, output t = 0, 2.
 awk '{ printf "%s ", $1; n = 0; for (i = 2; i <= NF; i++) { if ($i == "[") n++;
        if (n % 2 == 1) printf "%s ", $i; } printf "\n" }' post.txt > post2.txt
-expect_ok get-egs-fss "nnet3-get-egs --num-pdfs=5 --num-frames=4 --frame-subsampling-factor=2 ark:feats.ark ark,t:post2.txt ark,t:fss.txt"
-[ "$(grep -c '<Nnet3Eg>' fss.txt)" -eq 12 ] || fail "fss: $(grep -c '<Nnet3Eg>' fss.txt) egs, expected 12"
+# Chunks of 2 output frames: utt1 (10 output frames) five; utt2 (7) {4,4}
+# plus a principal one, or {4,4,4} plus one (--srand=0 draws the latter);
+# utt3 (4) two; utt4 is too short.
+expect_ok get-egs-fss "nnet3-get-egs --srand=0 --num-pdfs=5 --num-frames=4 --frame-subsampling-factor=2 ark:feats.ark ark,t:post2.txt ark,t:fss.txt"
+[ "$(grep -c '<Nnet3Eg>' fss.txt)" -eq 11 ] || fail "fss: $(grep -c '<Nnet3Eg>' fss.txt) egs, expected 11"
 grep -q '<NnetIo> output <I1V> 2 <I1> 0 0 0 <I1> 0 2 0 rows=2 ' fss.txt || fail "fss output indexes"
 expect_ok get-egs-whole "$GET --num-frames=-1 ark:feats.ark ark,t:post.txt ark:whole.ark"
 [ "$(count ark:whole.ark)" -eq 4 ] || fail "--num-frames=-1 wrote $(count ark:whole.ark) egs, expected 4"
@@ -70,7 +115,7 @@ awk 'BEGIN { split("10 7 0 2", len, " ");
 expect_ok ivectors "copy-feats ark,t:ivec.txt ark:ivec.ark && $GET --online-ivectors=ark:ivec.ark --online-ivector-period=2 ark:feats.ark ark,t:post.txt ark,t:iv.txt"
 [ "$(grep -c '<NnetIo> ivector <I1V> 1 <I1> 0 0 0 ' iv.txt)" -eq 5 ] || fail "ivector io: $(grep -c '<NnetIo> ivector' iv.txt), expected 5"
 grep -q 'No iVectors for utterance utt3' "$TMP/err" || fail "missing iVectors not reported"
-expect_ok ivectors-alias "$GET --ivectors=ark:ivec.ark --online-ivector-period=2 --srand=1 ark:feats.ark ark,t:post.txt ark,t:iv2.txt"
+expect_ok ivectors-alias "$GET --ivectors=ark:ivec.ark --online-ivector-period=2 ark:feats.ark ark,t:post.txt ark,t:iv2.txt"
 [ "$(grep -c '<NnetIo> ivector' iv2.txt)" -eq 5 ] || fail "--ivectors alias"
 
 # Merge -> shuffle -> copy -> subset chains.
@@ -127,7 +172,8 @@ expect_error merge-all-discarded "all 7 examples were discarded" "nnet3-merge-eg
 expect_error bad-minibatch-size "minibatch-size=64/32" "nnet3-merge-egs --minibatch-size=64/32 ark:egs.ark ark:/dev/null"
 expect_error merge-merged-frame "Too late" "nnet3-copy-egs --frame=0 ark:merged.ark ark:/dev/null"
 head -c 100 egs.ark > truncated.ark
-expect_error truncated "" "nnet3-copy-egs ark:truncated.ark ark:/dev/null"
+# The reader names the archive and the example it was reading.
+expect_error truncated "truncated\.ark.*utt1-0.*truncated" "nnet3-copy-egs ark:truncated.ark ark:/dev/null"
 for p in nnet3-get-egs nnet3-merge-egs nnet3-shuffle-egs nnet3-copy-egs nnet3-subset-egs; do
   $p > /dev/null 2> usage.txt
   [ $? -eq 1 ] || fail "$p without arguments should exit 1"

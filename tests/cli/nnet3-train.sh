@@ -73,19 +73,40 @@ for iter in 0 1 2; do
 done
 
 # The log lines scripts parse, and no progress display off a terminal.
-grep -q "Overall average objective function for 'output' is -[0-9.e]* over [0-9]* frames." train.0.log ||
+# (Frames are weights: nnet3-get-egs --num-frames=1 gives, as Kaldi's, some
+# utterances an extra chunk overlapping the first, both weighted 0.5.)
+grep -q "Overall average objective function for 'output' is -[0-9.e]* over [0-9.]* frames." train.0.log ||
   fail "train log: no 'Overall average objective function' line"
 grep -q "^LOG (nnet3-train.*\[this line is to be parsed by a script:\] log-prob-per-frame=-" train.0.log ||
   fail "train log: no log-prob-per-frame line"
 grep -q $'\r' train.0.log && fail "train log: progress line written to a non-terminal"
 expect_ok phases "nnet3-merge-egs --minibatch-size=32 ark:egs.ark ark:- | nnet3-train --print-interval=10 0.raw ark:- phases.raw 2> phases.log"
-grep -q "Average objective function for 'output' for minibatches 0-9 is -[0-9.e]* over 320 frames." phases.log ||
+grep -q "Average objective function for 'output' for minibatches 0-9 is -[0-9.e]* over 3[0-2][0-9]\(\.5\)\? frames." phases.log ||
   fail "--print-interval=10: no phase line for minibatches 0-9"
 expect_ok accuracy "nnet3-compute-prob 3.raw ark:valid.ark 2>&1 | grep -q \"Overall accuracy for 'output' is 0\\.[0-9]* per frame, over 1285 frames.\""
 
 # Determinism: the same command again gives the same bytes.
 expect_ok retrain "$(train_cmd 0 1b.raw) 2> /dev/null"
 same_file determinism 1.raw 1b.raw
+
+# Component stats as Kaldi stores them after training: log-softmax keeps
+# output-derivative stats only (<ValueAvg> [ ], <Count> 0); ReLU value
+# stats are stored on the first minibatch and about half of the others, so
+# its count is below the frames trained on (the train log's total).
+expect_ok stats-text "nnet3-copy --binary=false 1.raw 1.txt"
+python3 - <<'PY' || fail "component stats after nnet3-train are not Kaldi's"
+import re
+text = open('1.txt').read()
+frames = float(re.search(r"Overall average objective function for 'output' is \S+ over ([0-9.]+) frames",
+                       open('train.0.log').read()).group(1))
+ls = re.search(r'<LogSoftmaxComponent>(.*?)</LogSoftmaxComponent>', text, re.S).group(1)
+assert re.search(r'<ValueAvg>\s*\[\s*\]', ls), ls
+assert re.search(r'<Count> 0 ', ls), ls
+assert float(re.search(r'<OderivCount> (\S+)', ls).group(1)) > 0, ls
+relu = re.search(r'<RectifiedLinearComponent>(.*?)</RectifiedLinearComponent>', text, re.S).group(1)
+count = float(re.search(r'<Count> (\S+)', relu).group(1))
+assert 64 <= count < frames, (count, frames)
+PY
 
 # nnet3-average: the mean of the parameters; a model averaged with itself is
 # itself.
@@ -108,6 +129,23 @@ for x, y, m, w in zip(a, b, avg, wavg):
 PY
 expect_error average-bad-weights "--weights option must be a colon-separated list with 2 elements" \
   "nnet3-average --weights=1:2:3 2.raw 3.raw x.raw"
+# --num-threads: the models are read by that many threads (Kaldi's rule caps
+# it at half the number of models); the mean is the same up to rounding.
+expect_ok average-threads "nnet3-average --verbose=1 --num-threads=2 --binary=false 2.raw 3.raw 3.raw 2.raw avg4.txt"
+grep -q "Reading 4 models with 2 thread(s)" "$TMP/err" || fail "nnet3-average --num-threads=2 did not use 2 threads"
+expect_ok average-threads-capped "nnet3-average --verbose=1 --num-threads=8 2.raw 3.raw /dev/null"
+grep -q "Reading 2 models with 1 thread(s)" "$TMP/err" || fail "nnet3-average --num-threads=8 with 2 models should use 1 thread"
+nnet3-copy --binary=false avg.raw avg.txt 2> /dev/null
+python3 - <<'PY' || fail "nnet3-average --num-threads=2: not the mean"
+import re
+def params(path):
+    text = open(path).read()
+    return [float(v) for blk in re.findall(r'<(?:LinearParams|BiasParams)>\s*\[([^\]]*)\]', text)
+            for v in blk.split()]
+a, b = params('avg.txt'), params('avg4.txt')
+assert len(a) == len(b) > 0
+assert all(abs(x - y) <= 1e-5 * (1 + abs(x)) for x, y in zip(a, b))
+PY
 
 # nnet3-show-progress.
 expect_ok show-progress "nnet3-show-progress 1.raw 2.raw ark:valid.ark 2> progress.log"

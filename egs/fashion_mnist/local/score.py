@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Scores classifier outputs against labels.
 
-Usage: local/score.py [--results FILE] <model-name> <labels> <output.ark>...
+Usage: local/score.py [--results FILE] [--row only|last] <model-name> <labels>
+                      <output.ark>...
 
 <labels>: "<utt> <class>" lines. Each <output.ark> is a text archive from
 nnet3-compute with one row (the log-posteriors of the classes) per utterance;
-the predicted class is the argmax of that row. Prints
+the predicted class is the argmax of that row. With --row last, utterances
+may have several rows (one per image row, from a recurrent model) and the
+last one, which has seen the whole image, is used. Prints
 "<model-name> test-accuracy <value>" and, with --results, writes that line
 into FILE, replacing an earlier line for the same model.
 """
@@ -14,8 +17,9 @@ import os
 import sys
 
 
-def read_rows(path):
-    """Yields (utt, [values]) from a text archive of one-row matrices."""
+def read_rows(path, last=False):
+    """Yields (utt, [values]) from a text archive of one-row matrices (with
+    last, of any matrices: their last rows)."""
     with open(path) as f:
         key, row = None, []
         for line in f:
@@ -31,7 +35,7 @@ def read_rows(path):
             if end:
                 parts = parts[:-1]
             if parts:
-                if row:
+                if row and not last:
                     sys.exit('score.py: %s: utterance %s has more than one '
                              'output row' % (path, key))
                 row = [float(x) for x in parts]
@@ -43,6 +47,8 @@ def read_rows(path):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument('--results', help='file of "<model> test-accuracy <v>" lines')
+    p.add_argument('--row', choices=['only', 'last'], default='only',
+                   help='which output row of an utterance to score')
     p.add_argument('model')
     p.add_argument('labels')
     p.add_argument('outputs', nargs='+')
@@ -55,7 +61,7 @@ def main():
     correct = total = 0
     seen = set()
     for path in a.outputs:
-        for utt, row in read_rows(path):
+        for utt, row in read_rows(path, a.row == 'last'):
             if utt not in labels:
                 sys.exit('score.py: utterance %s (in %s) has no label' % (utt, path))
             seen.add(utt)

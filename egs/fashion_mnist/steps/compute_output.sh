@@ -6,6 +6,8 @@
 #
 # Writes <out-dir>/output.JOB.ark (text archives: one row of log-posteriors
 # per output frame of each utterance) and log/compute.JOB.log.
+# --compute-opts adds nnet3-compute options (e.g. --looped=true for
+# recurrent models).
 set -euo pipefail
 
 cmd=utils/run.pl
@@ -13,11 +15,12 @@ nj=2
 feats=feats.scp
 frame_subsampling_factor=1
 frames_per_chunk=50
+compute_opts=""
 help_message="Usage: $0 [options] <data-dir> <model> <out-dir>
 Options (default):
   --cmd ($cmd)  --nj ($nj)  --feats ($feats)
   --frame-subsampling-factor ($frame_subsampling_factor)
-  --frames-per-chunk ($frames_per_chunk)"
+  --frames-per-chunk ($frames_per_chunk)  --compute-opts ($compute_opts)"
 . utils/parse_options.sh
 
 if [ $# -ne 3 ]; then printf "%s\n" "$help_message" >&2; exit 1; fi
@@ -34,6 +37,7 @@ awk -v nj=$nj -v n=$num_utts -v d=$dir/split$nj \
 rm -f $dir/output.*.ark
 $cmd JOB=1:$nj $dir/log/compute.JOB.log \
   nnet3-compute --frame-subsampling-factor=$frame_subsampling_factor \
-    --frames-per-chunk=$frames_per_chunk $model scp:$dir/split$nj/feats.JOB.scp \
+    --frames-per-chunk=$frames_per_chunk $compute_opts $model \
+    scp:$dir/split$nj/feats.JOB.scp \
     ark,t:$dir/output.JOB.ark
 echo $nj > $dir/num_jobs

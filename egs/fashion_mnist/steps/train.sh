@@ -17,6 +17,10 @@
 # processed; as Kaldi, the rate given to nnet3-train is the effective rate
 # times num_jobs (averaging num_jobs models divides each one's step).
 #
+# --train-opts adds options to nnet3-train, e.g. for recurrent models
+# Kaldi's derivative truncation: --optimization.min-deriv-time=-8
+# --optimization.max-deriv-time-relative=21 (for chunks of 14 frames).
+#
 # Diagnostics, as Kaldi: nnet3-compute-prob of each model i on the validation
 # and train-diagnostic egs (log/compute_prob_{valid,train}.i.log, and .final),
 # and nnet3-show-progress between consecutive models (log/progress.i.log),
@@ -34,8 +38,13 @@ max_param_change=2.0
 momentum=0.0
 shuffle_buffer_size=5000
 srand=0
+image_augmentation_opts=  # e.g. "--horizontal-shift=0.1 --vertical-shift=0.1":
+                          # nnet3-egs-augment-image on the training egs, as
+                          # train_raw_dnn.py's --image.augmentation-opts
 cleanup=true          # remove the per-job models after averaging them
 stage=-1              # -1: start with nnet3-init; i >= 0: resume at iteration i
+train_opts=""         # more nnet3-train options, e.g. "--optimizer=adam" or
+                      # derivative truncation
 help_message="Usage: $0 [options] <config> <egs-dir> <exp-dir>
 Options (default):
   --cmd ($cmd)  --num-epochs ($num_epochs)  --num-jobs ($num_jobs)
@@ -43,7 +52,9 @@ Options (default):
   --final-effective-lrate ($final_effective_lrate)
   --minibatch-size ($minibatch_size)  --max-param-change ($max_param_change)
   --momentum ($momentum)  --shuffle-buffer-size ($shuffle_buffer_size)
-  --srand ($srand)  --cleanup ($cleanup)  --stage ($stage)"
+  --srand ($srand)  --cleanup ($cleanup)  --stage ($stage)
+  --image-augmentation-opts (\"$image_augmentation_opts\")
+  --train-opts (\"$train_opts\")"
 . utils/parse_options.sh
 
 if [ $# -ne 3 ]; then printf "%s\n" "$help_message" >&2; exit 1; fi
@@ -94,13 +105,19 @@ for iter in $(seq $stage $((num_iters - 1))); do
   prev=""; [ $iter -gt 0 ] && prev=$((iter - 1))
   diagnostics $iter $prev
   offset=$(( iter * num_jobs ))
+  # As Kaldi: the augmentation's seed is the job's index k = offset+JOB-1
+  # plus --srand, expanded in the job.
+  augment=
+  [ -n "$image_augmentation_opts" ] &&
+    augment="nnet3-egs-augment-image --srand=\$(($offset+JOB-1+$srand)) $image_augmentation_opts ark:- ark:- |"
   # JOB's archive: $(((offset+JOB-1)%num_archives+1)), expanded in the job.
   $cmd JOB=1:$num_jobs $dir/log/train.$iter.JOB.log \
     nnet3-shuffle-egs --buffer-size=$shuffle_buffer_size --srand=$((srand + iter)) \
       "ark:$egs/egs.\$((($offset+JOB-1)%$num_archives+1)).ark" ark:- \| \
+    $augment \
     nnet3-merge-egs --minibatch-size=$minibatch_size ark:- ark:- \| \
     nnet3-train --max-param-change=$max_param_change --momentum=$momentum \
-      --srand=$((srand + iter)) \
+      --srand=$((srand + iter)) $train_opts \
       "nnet3-copy --learning-rate=$lr $dir/$iter.raw - |" ark:- $dir/$next.JOB.raw
   models=$(for j in $(seq $num_jobs); do echo $dir/$next.$j.raw; done)
   $cmd $dir/log/average.$iter.log nnet3-average $models $dir/$next.raw

@@ -7,8 +7,8 @@
 #include "base/io-funcs.h"
 #include "nnet/component-config.h"
 #include "nnet/component-registry.h"
-#include "nnet/init-random.h"
 #include "nnet/components/linear-components.h"
+#include "nnet/init-random.h"
 #include "nnet/parameter-stats.h"
 
 namespace nnet3 {
@@ -164,16 +164,20 @@ void AffineComponent::ReadParams(std::istream &is, bool binary,
 
 void AffineComponent::Read(std::istream &is, bool binary) {
   ReadParams(is, binary, ReadUpdatableCommon(is, binary));
-  if (PeekToken(is, binary) == 'I') {  // legacy; now in the common prefix
-    ExpectToken(is, binary, "<IsGradient>");
+  std::string token;
+  ReadToken(is, binary, &token);
+  if (token == "<IsGradient>") {  // legacy; now in the common prefix
     ReadBasicType(is, binary, &is_gradient_);
+    ReadToken(is, binary, &token);
   }
   orthonormal_constraint_ = 0.0f;
-  if (PeekToken(is, binary) == 'O') {
-    ExpectToken(is, binary, "<OrthonormalConstraint>");
+  if (token == "<OrthonormalConstraint>") {
     ReadBasicType(is, binary, &orthonormal_constraint_);
+    ReadToken(is, binary, &token);
   }
-  ExpectToken(is, binary, "</AffineComponent>");
+  if (token != "</AffineComponent>")
+    NNET3_ERR << Type() << ": expected <IsGradient>, <OrthonormalConstraint> "
+              << "or </AffineComponent>, got " << token;
 }
 
 void AffineComponent::Write(std::ostream &os, bool binary) const {
@@ -281,20 +285,39 @@ void NaturalGradientAffineComponent::InitFromConfig(ConfigLine *cfl) {
   ng.Apply(InputDim(), OutputDim(), &preconditioner_in_, &preconditioner_out_);
 }
 
+NaturalGradientAffineComponent::NaturalGradientAffineComponent(
+    const MatrixView &linear_params, const VectorView &bias_params)
+    : AffineComponent(linear_params, bias_params, 0.001f) {
+  for (OnlineNaturalGradient *p : {&preconditioner_in_, &preconditioner_out_})
+    p->SetUpdatePeriod(4);
+  preconditioner_in_.SetRank(20);
+  preconditioner_out_.SetRank(80);
+}
+
 void NaturalGradientAffineComponent::Read(std::istream &is, bool binary) {
   ReadParams(is, binary, ReadUpdatableCommon(is, binary));
+  ReadNaturalGradientSettings(is, binary);
+  ReadLegacyFieldsAndEnd(is, binary);
+}
+
+void NaturalGradientAffineComponent::ReadNaturalGradientSettings(
+    std::istream &is, bool binary) {
   int32_t rank_in = 0, rank_out = 0, update_period = 0;
   float num_samples_history = 0.0f, alpha = 0.0f;
   ExpectToken(is, binary, "<RankIn>");
   ReadBasicType(is, binary, &rank_in);
   ExpectToken(is, binary, "<RankOut>");
   ReadBasicType(is, binary, &rank_out);
+  std::string token;
+  ReadToken(is, binary, &token);
   orthonormal_constraint_ = 0.0f;
-  if (PeekToken(is, binary) == 'O') {
-    ExpectToken(is, binary, "<OrthonormalConstraint>");
+  if (token == "<OrthonormalConstraint>") {
     ReadBasicType(is, binary, &orthonormal_constraint_);
+    ReadToken(is, binary, &token);
   }
-  ExpectToken(is, binary, "<UpdatePeriod>");
+  if (token != "<UpdatePeriod>")
+    NNET3_ERR << Type() << ": expected <OrthonormalConstraint> or "
+              << "<UpdatePeriod>, got " << token;
   ReadBasicType(is, binary, &update_period);
   ExpectToken(is, binary, "<NumSamplesHistory>");
   ReadBasicType(is, binary, &num_samples_history);
@@ -316,29 +339,37 @@ void NaturalGradientAffineComponent::Read(std::istream &is, bool binary) {
   }
   preconditioner_in_.SetRank(rank_in);
   preconditioner_out_.SetRank(rank_out);
-  // Legacy fields that older Kaldi versions wrote here.
-  if (PeekToken(is, binary) == 'M') {
-    ExpectToken(is, binary, "<MaxChangePerSample>");
+}
+
+void NaturalGradientAffineComponent::ReadLegacyFieldsAndEnd(std::istream &is,
+                                                            bool binary) {
+  // Older Kaldi versions wrote these fields (in this order) before the
+  // closing token; all but <IsGradient> have since been removed.
+  std::string token;
+  ReadToken(is, binary, &token);
+  if (token == "<MaxChangePerSample>") {
     float ignored;
     ReadBasicType(is, binary, &ignored);
+    ReadToken(is, binary, &token);
   }
-  if (PeekToken(is, binary) == 'I') {
-    ExpectToken(is, binary, "<IsGradient>");
+  if (token == "<IsGradient>") {
     ReadBasicType(is, binary, &is_gradient_);
+    ReadToken(is, binary, &token);
   }
-  if (PeekToken(is, binary) == 'U') {
+  if (token == "<UpdateCount>") {
     double ignored;
-    ExpectToken(is, binary, "<UpdateCount>");
     ReadBasicType(is, binary, &ignored);
     ExpectToken(is, binary, "<ActiveScalingCount>");
     ReadBasicType(is, binary, &ignored);
     ExpectToken(is, binary, "<MaxChangeScaleStats>");
     ReadBasicType(is, binary, &ignored);
+    ReadToken(is, binary, &token);
   }
-  std::string token;
-  ReadToken(is, binary, &token);
+  // Kaldi accepts any token ending in "NaturalGradientAffineComponent>".
   if (token.find("NaturalGradientAffineComponent>") == std::string::npos)
-    NNET3_ERR << "Expected </NaturalGradientAffineComponent>, got " << token;
+    NNET3_ERR << Type() << ": expected </NaturalGradientAffineComponent> "
+              << "(or one of the legacy fields <MaxChangePerSample>, "
+              << "<IsGradient>, <UpdateCount>), got " << token;
 }
 
 void NaturalGradientAffineComponent::Write(std::ostream &os,

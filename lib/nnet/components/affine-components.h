@@ -105,6 +105,11 @@ class AffineComponent : public UpdatableComponent {
 class NaturalGradientAffineComponent : public AffineComponent {
  public:
   NaturalGradientAffineComponent() = default;
+  // The given parameters (copied), learning rate 0.001 and Kaldi's defaults
+  // for a component made from parameters: rank-in 20, rank-out 80,
+  // update-period 4, num-samples-history 2000, alpha 4.
+  NaturalGradientAffineComponent(const MatrixView &linear_params,
+                                 const VectorView &bias_params);
 
   std::string Type() const override { return "NaturalGradientAffineComponent"; }
   // AffineComponent's keys plus bias-mean=0 and the natural-gradient keys
@@ -131,6 +136,13 @@ class NaturalGradientAffineComponent : public AffineComponent {
               const MatrixView &out_deriv) override;
 
  private:
+  // <RankIn> .. <Alpha> (with the optional <OrthonormalConstraint>); sets
+  // the preconditioners.
+  void ReadNaturalGradientSettings(std::istream &is, bool binary);
+  // The fields older Kaldi versions wrote after <Alpha>, then the closing
+  // token.
+  void ReadLegacyFieldsAndEnd(std::istream &is, bool binary);
+
   OnlineNaturalGradient preconditioner_in_, preconditioner_out_;
 };
 

@@ -341,6 +341,9 @@ void RestrictedAttentionComponent::StoreStats(const MatrixView &,
     posterior_stats_.assign(dim, 0.0);
     stats_count_ = 0.0;
   }
+  // Kaldi stores them on about two minibatches in three (its RandInt(0, 2)
+  // == 0 skips), even the first.
+  if (stats_rng_.OneIn(3)) return;
   // Column sums of c, and of -c log c (c floored at 1e-20 inside the log);
   // only these dim numbers come to the host.
   Vector c_sum(dim, ResizeType::kSetZero, c.device());

@@ -103,6 +103,7 @@ class RestrictedAttentionComponent : public Component {
   void StoreStats(const MatrixView &in_value, const MatrixView &out_value,
                   void *memo) override;
   void ZeroStats() override;
+  void ResetGenerator(uint64_t seed) override { stats_rng_.Seed(seed); }
   void Scale(float scale) override;  // the stats
   void Add(float alpha, const Component &other) override;
 
@@ -174,6 +175,8 @@ class RestrictedAttentionComponent : public Component {
   std::vector<double> entropy_stats_;
   // Sum of the weights, num-heads x context-dim (head slowest).
   std::vector<double> posterior_stats_;
+  // As Kaldi, StoreStats skips about one minibatch in three.
+  StatsGenerator stats_rng_;
 };
 
 }  // namespace nnet3

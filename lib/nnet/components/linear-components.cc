@@ -6,6 +6,7 @@
 #include "base/error.h"
 #include "base/io-funcs.h"
 #include "nnet/component-config.h"
+#include "nnet/components/repeated-affine-components.h"
 #include "nnet/init-random.h"
 #include "nnet/parameter-stats.h"
 
@@ -32,6 +33,14 @@ void ExpectAfterCommon(std::istream &is, bool binary, const std::string &type,
 
 // ---------------------------------------------------------------------------
 // LinearComponent
+
+LinearComponent::LinearComponent(const MatrixView &params) : params_(params) {
+  NNET3_ASSERT(params.NumRows() > 0 && params.NumCols() > 0);
+  for (OnlineNaturalGradient *p : {&preconditioner_in_, &preconditioner_out_})
+    p->SetUpdatePeriod(4);
+  preconditioner_in_.SetRank(40);
+  preconditioner_out_.SetRank(80);
+}
 
 void LinearComponent::InitFromConfig(ConfigLine *cfl) {
   is_gradient_ = false;  // not configurable, as in Kaldi
@@ -231,6 +240,22 @@ void LinearComponent::SetParams(const MatrixView &params) {
 
 // ---------------------------------------------------------------------------
 // BlockAffineComponent
+
+BlockAffineComponent::BlockAffineComponent(const RepeatedAffineComponent &rac)
+    : num_blocks_(rac.NumRepeats()) {
+  CopyUpdatableCommon(rac);
+  const Matrix &block = rac.LinearParams();
+  const Vector &bias = rac.BiasParams();
+  const int32_t rows = block.NumRows();
+  linear_params_ = Matrix(rows * num_blocks_, block.NumCols(),
+                          ResizeType::kUndefined, block.device());
+  bias_params_ =
+      Vector(rows * num_blocks_, ResizeType::kUndefined, bias.device());
+  for (int32_t b = 0; b < num_blocks_; b++) {
+    linear_params_.RowRange(b * rows, rows).CopyFromMat(block);
+    bias_params_.Range(b * rows, rows).CopyFromVec(bias);
+  }
+}
 
 void BlockAffineComponent::InitFromConfig(ConfigLine *cfl) {
   int32_t input_dim = GetPositiveInt(cfl, Type(), "input-dim"),

@@ -28,9 +28,15 @@
 
 namespace nnet3 {
 
+class RepeatedAffineComponent;
+
 class LinearComponent : public UpdatableComponent {
  public:
   LinearComponent() = default;
+  // The given parameters (copied), learning rate 0.001, natural gradient on
+  // with Kaldi's defaults for a component made from parameters: rank-in
+  // 40, rank-out 80, update-period 4, num-samples-history 2000, alpha 4.
+  explicit LinearComponent(const MatrixView &params);
 
   std::string Type() const override { return "LinearComponent"; }
   int32_t Properties() const override {
@@ -82,6 +88,10 @@ class LinearComponent : public UpdatableComponent {
 class BlockAffineComponent : public UpdatableComponent {
  public:
   BlockAffineComponent() = default;
+  // Kaldi's conversion (nnet3-am-copy --convert-repeated-to-block): the
+  // same function as `rac`, its one block repeated num-repeats times; the
+  // learning rate and its companions are kept.
+  explicit BlockAffineComponent(const RepeatedAffineComponent &rac);
 
   std::string Type() const override { return "BlockAffineComponent"; }
   int32_t Properties() const override {

@@ -265,9 +265,9 @@ void NonlinearComponent::StoreStatsInternal(const MatrixView &out_value,
   count_ = new_count;
 }
 
-// Kaldi stores these on about 3 of 4 minibatches (chosen at random); we
-// store them on every one, which gives the same averages in expectation.
 void NonlinearComponent::StoreBackpropStats(const MatrixView &out_deriv) {
+  // As Kaldi: skip about one minibatch in four, but never the first.
+  if (stats_rng_.OneIn(4) && oderiv_count_ != 0.0) return;
   NNET3_ASSERT(out_deriv.NumCols() == dim_);
   if (oderiv_ms_.Dim() != dim_) {
     oderiv_ms_.Resize(dim_);
@@ -364,6 +364,8 @@ void SigmoidComponent::RepairGradients(const MatrixView &out_value,
 
 void SigmoidComponent::StoreStats(const MatrixView &,
                                   const MatrixView &out_value, void *) {
+  // As Kaldi: about every other minibatch, but always the first.
+  if (stats_rng_.OneIn(2) && count_ != 0.0) return;
   // The derivative of the sigmoid is y (1 - y).
   Matrix deriv(out_value.NumRows(), out_value.NumCols(), ResizeType::kUndefined,
                MatrixStrideType::kDefaultStride, out_value.device());
@@ -421,6 +423,8 @@ void TanhComponent::RepairGradients(const MatrixView &out_value,
 
 void TanhComponent::StoreStats(const MatrixView &, const MatrixView &out_value,
                                void *) {
+  // As Kaldi: about every other minibatch, but always the first.
+  if (stats_rng_.OneIn(2) && count_ != 0.0) return;
   // The derivative of tanh is 1 - y^2.
   Matrix deriv(out_value.NumRows(), out_value.NumCols(), ResizeType::kUndefined,
                MatrixStrideType::kDefaultStride, out_value.device());
@@ -500,6 +504,8 @@ void RectifiedLinearComponent::RepairGradients(
 
 void RectifiedLinearComponent::StoreStats(const MatrixView &,
                                           const MatrixView &out_value, void *) {
+  // As Kaldi: about every other minibatch, but always the first.
+  if (stats_rng_.OneIn(2) && count_ != 0.0) return;
   // The derivative of the ReLU is (y > 0).
   Matrix deriv(out_value.NumRows(), out_value.NumCols(), ResizeType::kUndefined,
                MatrixStrideType::kDefaultStride, out_value.device());
@@ -530,10 +536,11 @@ void SoftmaxComponent::Backprop(const std::string &,
                                 const MatrixView &out_deriv, void *,
                                 Component *to_update_in,
                                 MatrixView *in_deriv) const {
-  if (in_deriv == nullptr) return;
   auto *to_update = dynamic_cast<SoftmaxComponent *>(to_update_in);
-  // Stats first: in_deriv may be out_deriv (kBackpropInPlace).
+  // Stats first (in_deriv may be out_deriv: kBackpropInPlace), and, as
+  // Kaldi, even when no in_deriv is wanted.
   if (to_update != nullptr) to_update->StoreBackpropStats(out_deriv);
+  if (in_deriv == nullptr) return;
   in_deriv->DiffSoftmax(out_value, out_deriv);
 }
 
@@ -564,15 +571,11 @@ void LogSoftmaxComponent::Backprop(const std::string &,
                                    const MatrixView &out_deriv, void *,
                                    Component *to_update_in,
                                    MatrixView *in_deriv) const {
-  if (in_deriv == nullptr) return;
   auto *to_update = dynamic_cast<LogSoftmaxComponent *>(to_update_in);
+  // As Kaldi, even when no in_deriv is wanted.
   if (to_update != nullptr) to_update->StoreBackpropStats(out_deriv);
+  if (in_deriv == nullptr) return;
   in_deriv->DiffLogSoftmax(out_value, out_deriv);
-}
-
-void LogSoftmaxComponent::StoreStats(const MatrixView &,
-                                     const MatrixView &out_value, void *) {
-  StoreStatsInternal(out_value, nullptr);
 }
 
 // ---------------------------------------------------------------------------

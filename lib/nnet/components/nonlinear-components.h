@@ -5,13 +5,20 @@
 //   auto c = Component::NewComponentOfType("RectifiedLinearComponent");
 //   c->InitFromConfig(&cfl);   // dim=512 [block-dim=..] [self-repair-scale=..]
 //
-// All of them keep activation statistics (reference 4.3): StoreStats adds
-// the output values (and the derivative of the nonlinearity, for sigmoid,
-// tanh and ReLU) of a minibatch; Backprop, when given a `to_update`
-// component, adds the squared output derivatives to its stats, and for
+// Activation statistics (reference 4.3), as Kaldi keeps them: StoreStats
+// adds the output values and the derivative of the nonlinearity for
+// sigmoid, tanh and ReLU (on the first minibatch, then on each later one
+// with probability 1/2), the output values only for softmax (every
+// minibatch), and nothing for log-softmax (its value stats stay empty).
+// Backprop, when given a `to_update` component, adds the squared output
+// derivatives to its stats (on the first minibatch, then with probability
+// 3/4; sigmoid, tanh and ReLU only when in_deriv is wanted), and for
 // sigmoid, tanh and ReLU applies Kaldi's "self-repair" (a small term added
 // to in_deriv that pushes saturated / dead units back towards their active
-// region; formulas at each RepairGradients in the .cc file).
+// region; formulas at each RepairGradients in the .cc file). The random
+// choice of minibatches comes from a per-component generator that
+// ResetGenerator (Nnet::ResetGenerators, once per minibatch in training)
+// reseeds, so a given --srand repeats exactly.
 //
 // Statistics are stored as per-dimension averages plus counts (the sums
 // Kaldi keeps are average * count). Written files hold the averages, so a
@@ -24,6 +31,7 @@
 #ifndef NNET3_NNET_NONLINEAR_COMPONENTS_H_
 #define NNET3_NNET_NONLINEAR_COMPONENTS_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -49,6 +57,7 @@ class NonlinearComponent : public Component {
   void Scale(float scale) override;
   void Add(float alpha, const Component &other) override;
   void ZeroStats() override;
+  void ResetGenerator(uint64_t seed) override { stats_rng_.Seed(seed); }
 
   // Statistics, for tests and diagnostics: per-dimension averages (empty
   // vector if never stored) and counts.
@@ -67,7 +76,7 @@ class NonlinearComponent : public Component {
   // nonlinearity at those outputs) to the stats.
   void StoreStatsInternal(const MatrixView &out_value, const MatrixView *deriv);
   // Adds the squared output derivatives to the stats (Kaldi's
-  // StoreBackpropStats).
+  // StoreBackpropStats): on the first call, then with probability 3/4.
   void StoreBackpropStats(const MatrixView &out_deriv);
   // Self-repair is active: a positive scale and stats of the derivative.
   bool SelfRepairActive() const;
@@ -95,6 +104,7 @@ class NonlinearComponent : public Component {
   float self_repair_lower_threshold_ = kUnsetThreshold;
   float self_repair_upper_threshold_ = kUnsetThreshold;
   float self_repair_scale_ = 0.0f;
+  StatsGenerator stats_rng_;  // which minibatches store stats
 };
 
 class SigmoidComponent : public NonlinearComponent {
@@ -199,8 +209,7 @@ class LogSoftmaxComponent : public NonlinearComponent {
                 const MatrixView &in_value, const MatrixView &out_value,
                 const MatrixView &out_deriv, void *memo, Component *to_update,
                 MatrixView *in_deriv) const override;
-  void StoreStats(const MatrixView &in_value, const MatrixView &out_value,
-                  void *memo) override;
+  // No StoreStats: as Kaldi, log-softmax keeps backprop stats only.
 };
 
 }  // namespace nnet3

@@ -2,8 +2,10 @@
 
 #include <catch2/catch.hpp>
 #include <map>
+#include <set>
 
 #include "base/error.h"
+#include "nnet/components/composite-components.h"
 
 namespace nnet3 {
 
@@ -15,11 +17,28 @@ bool Has(const std::vector<std::string> &configs, const std::string &what) {
   return false;
 }
 
+// The component types of `nnet`, including those inside CompositeComponents.
+void AddComponentTypes(const Component &c, std::set<std::string> *types) {
+  types->insert(c.Type());
+  if (auto *composite = dynamic_cast<const CompositeComponent *>(&c))
+    for (int32_t i = 0; i < composite->NumComponents(); i++)
+      AddComponentTypes(*composite->GetComponent(i), types);
+}
+std::set<std::string> ComponentTypes(const Nnet &nnet) {
+  std::set<std::string> types;
+  for (int32_t c = 0; c < nnet.NumComponents(); c++)
+    AddComponentTypes(*nnet.GetComponent(c), &types);
+  return types;
+}
+
 }  // namespace
 
 TEST_CASE("GenerateConfigSequence makes valid networks", "[computation]") {
   // Seeds 1..200; each seed is printed if its network fails.
   std::map<std::string, int32_t> seen;
+  std::set<std::string> declared;  // by some family
+  for (const RandomNetFamily &f : RandomNetFamilies())
+    declared.insert(f.component_types.begin(), f.component_types.end());
   for (uint32_t seed = 1; seed <= 200; seed++) {
     INFO("seed " << seed);
     RandomState rng(seed);
@@ -33,6 +52,10 @@ TEST_CASE("GenerateConfigSequence makes valid networks", "[computation]") {
     Nnet nnet;
     REQUIRE_NOTHROW(nnet = NnetFromConfigSequence(configs));
     REQUIRE_NOTHROW(nnet.Check());
+    for (const std::string &type : ComponentTypes(nnet)) {
+      INFO("component type " << type);
+      CHECK(declared.count(type) == 1);  // its family is registered
+    }
     REQUIRE(nnet.GetNodeIndex("input") >= 0);
     REQUIRE(nnet.IsOutputNode(nnet.GetNodeIndex("output")));
     for (const char *what :
@@ -68,6 +91,44 @@ TEST_CASE("GenerateConfigSequence makes valid networks", "[computation]") {
     INFO(what);
     REQUIRE(seen[what] > 0);
   }
+}
+
+TEST_CASE("Every generator family makes exactly its component types",
+          "[computation]") {
+  // 150 networks per family (seeds from 1 until it has made them), every
+  // option on: the union of their component types must be the family's
+  // list, no more, no less.
+  NnetGenerationOptions opts;
+  opts.allow_multiple_outputs = true;
+  opts.allow_ivector = true;
+  REQUIRE(RandomNetFamilies().size() >= 8);
+  for (const RandomNetFamily &family : RandomNetFamilies()) {
+    INFO("family " << family.name);
+    std::set<std::string> types;
+    int32_t made = 0;
+    for (uint32_t seed = 1; made < 150 && seed <= 5000; seed++) {
+      INFO("seed " << seed);
+      RandomState rng(seed);
+      std::vector<std::string> configs;
+      if (!family.generate(opts, &rng, &configs)) continue;
+      made++;
+      const std::set<std::string> these =
+          ComponentTypes(NnetFromConfigSequence(configs));
+      types.insert(these.begin(), these.end());
+    }
+    CHECK(made == 150);
+    CHECK(std::vector<std::string>(types.begin(), types.end()) ==
+          family.component_types);
+  }
+}
+
+TEST_CASE("The generator fails on an unregistered component type",
+          "[computation]") {
+  RandomState rng(1);
+  CHECK_THROWS_AS(
+      PickRegisteredType({"TanhComponent", "NoSuchComponent"}, &rng),
+      InternalError);
+  CHECK(PickRegisteredType({"TanhComponent"}, &rng) == "TanhComponent");
 }
 
 TEST_CASE("GenerateConfigSequence respects its options", "[computation]") {

@@ -11,19 +11,47 @@ namespace nnet3 {
 
 namespace {
 
-bool Registered(const std::string &type) {
-  return Component::NewComponentOfType(type) != nullptr;
+// InternalError unless `type` is registered.
+void RequireRegistered(const std::string &type) {
+  if (Component::NewComponentOfType(type) == nullptr)
+    NNET3_INTERNAL_ERR << "random network generator: component type '" << type
+                       << "' is not registered";
 }
 
-// Picks one of the registered types in `types`; "" if none is registered.
-std::string PickRegistered(const std::vector<std::string> &types,
-                           RandomState *rng) {
-  std::vector<std::string> have;
-  for (const std::string &t : types)
-    if (Registered(t)) have.push_back(t);
-  if (have.empty()) return "";
-  return have[rng->Int(0, static_cast<int32_t>(have.size()) - 1)];
+std::vector<RandomNetFamily> &FamilyRegistry() {
+  static std::vector<RandomNetFamily> families;
+  return families;
 }
+
+}  // namespace
+
+bool RegisterRandomNetFamily(const RandomNetFamily &family) {
+  std::vector<RandomNetFamily> &families = FamilyRegistry();
+  NNET3_ASSERT(family.generate != nullptr &&
+               std::is_sorted(family.component_types.begin(),
+                              family.component_types.end()));
+  auto it =
+      std::lower_bound(families.begin(), families.end(), family,
+                       [](const RandomNetFamily &a, const RandomNetFamily &b) {
+                         return a.name < b.name;
+                       });
+  NNET3_ASSERT(it == families.end() || it->name != family.name);
+  families.insert(it, family);
+  return true;
+}
+
+const std::vector<RandomNetFamily> &RandomNetFamilies() {
+  return FamilyRegistry();
+}
+
+std::string PickRegisteredType(const std::vector<std::string> &types,
+                               RandomState *rng) {
+  NNET3_ASSERT(!types.empty());
+  for (const std::string &t : types) RequireRegistered(t);
+  return types[rng->Int(0, static_cast<int32_t>(types.size()) - 1)];
+}
+
+namespace {
 
 // Writes config text for one kind of network. Each method appends lines to
 // `os_`; node names are unique within a generated sequence.
@@ -31,9 +59,8 @@ class ConfigWriter {
  public:
   ConfigWriter(const NnetGenerationOptions &opts, RandomState *rng)
       : opts_(opts), rng_(rng) {
-    affine_type_ = PickRegistered(
+    affine_type_ = PickRegisteredType(
         {"AffineComponent", "NaturalGradientAffineComponent"}, rng);
-    NNET3_ASSERT(!affine_type_.empty());
     output_dim_ = opts.output_dim > 0 ? opts.output_dim : rng->Int(1, 12);
   }
 
@@ -115,13 +142,13 @@ std::string ConfigWriter::Nonlinearity(const std::string &prefix,
                                        const std::string &input, int32_t dim) {
   if (!opts_.allow_nonlinearity) return input;
   std::string last = input;
-  if (Registered("BatchNormComponent") && Coin(4)) {
+  RequireRegistered("BatchNormComponent");
+  if (Coin(4)) {
     SimpleComponent(prefix + "_bn", "BatchNormComponent", last, dim);
     last = prefix + "_bn";
   }
-  std::string type = PickRegistered(
+  const std::string type = PickRegisteredType(
       {"RectifiedLinearComponent", "SigmoidComponent", "TanhComponent"}, rng_);
-  if (type.empty()) return last;
   SimpleComponent(prefix + "_nl", type, last, dim);
   return prefix + "_nl";
 }
@@ -131,12 +158,11 @@ void ConfigWriter::Final(const std::string &input, int32_t in_dim,
   Affine("final_affine", input, in_dim, output_dim_);
   std::string out = "final_affine";
   if (opts_.allow_final_nonlinearity && Coin()) {
-    std::string type =
-        PickRegistered({"LogSoftmaxComponent", "SoftmaxComponent"}, rng_);
-    if (!type.empty()) {
-      SimpleComponent("final_nonlin", type, out, output_dim_);
-      out = "final_nonlin";
-    }
+    SimpleComponent(
+        "final_nonlin",
+        PickRegisteredType({"LogSoftmaxComponent", "SoftmaxComponent"}, rng_),
+        out, output_dim_);
+    out = "final_nonlin";
   }
   os_ << "output-node name=output input=" << out << "\n";
   if (opts_.allow_multiple_outputs && !second_source.empty() && Coin()) {
@@ -176,7 +202,22 @@ std::string ConfigWriter::HiddenDescriptor(const std::string &prev, int32_t dim,
 }
 
 // ---------------------------------------------------------------------------
-// The kinds
+// The kinds, each followed by its registration as a family (for the type
+// test; GenerateConfigSequence picks among them with one draw).
+
+// The component types of Final(): the affine types and the final
+// nonlinearities.
+std::vector<std::string> FinalTypes() {
+  return {"AffineComponent", "LogSoftmaxComponent",
+          "NaturalGradientAffineComponent", "SoftmaxComponent"};
+}
+// ... and of hidden layers too (Affine + Nonlinearity).
+std::vector<std::string> HiddenAndFinalTypes() {
+  return {"AffineComponent",          "BatchNormComponent",
+          "LogSoftmaxComponent",      "NaturalGradientAffineComponent",
+          "RectifiedLinearComponent", "SigmoidComponent",
+          "SoftmaxComponent",         "TanhComponent"};
+}
 
 void SimplestConfig(ConfigWriter *w, std::vector<std::string> *configs) {
   int32_t dim;
@@ -184,6 +225,15 @@ void SimplestConfig(ConfigWriter *w, std::vector<std::string> *configs) {
   w->Final(input, dim, "", 0);
   configs->push_back(w->Take());
 }
+
+[[maybe_unused]] const bool kSimplestRegistered = RegisterRandomNetFamily(
+    {"simplest", FinalTypes(),
+     [](const NnetGenerationOptions &opts, RandomState *rng,
+        std::vector<std::string> *configs) {
+       ConfigWriter w(opts, rng);
+       SimplestConfig(&w, configs);
+       return true;
+     }});
 
 void SplicedConfig(ConfigWriter *w, std::vector<std::string> *configs) {
   int32_t dim;
@@ -211,6 +261,16 @@ void SplicedConfig(ConfigWriter *w, std::vector<std::string> *configs) {
   w->Final(last, hidden, last, hidden);
   configs->push_back(w->Take());
 }
+
+[[maybe_unused]] const bool kSplicedRegistered = RegisterRandomNetFamily(
+    {"spliced", HiddenAndFinalTypes(),
+     [](const NnetGenerationOptions &opts, RandomState *rng,
+        std::vector<std::string> *configs) {
+       if (!opts.allow_context) return false;
+       ConfigWriter w(opts, rng);
+       SplicedConfig(&w, configs);
+       return true;
+     }});
 
 void FeedForwardConfig(ConfigWriter *w, std::vector<std::string> *configs) {
   int32_t dim;
@@ -240,6 +300,15 @@ void FeedForwardConfig(ConfigWriter *w, std::vector<std::string> *configs) {
     configs->push_back(w->Take());
   }
 }
+
+[[maybe_unused]] const bool kFeedForwardRegistered = RegisterRandomNetFamily(
+    {"feed-forward", HiddenAndFinalTypes(),
+     [](const NnetGenerationOptions &opts, RandomState *rng,
+        std::vector<std::string> *configs) {
+       ConfigWriter w(opts, rng);
+       FeedForwardConfig(&w, configs);
+       return true;
+     }});
 
 void RecurrentConfig(ConfigWriter *w, std::vector<std::string> *configs) {
   int32_t dim;
@@ -272,6 +341,16 @@ void RecurrentConfig(ConfigWriter *w, std::vector<std::string> *configs) {
   configs->push_back(w->Take());
 }
 
+[[maybe_unused]] const bool kRecurrentRegistered = RegisterRandomNetFamily(
+    {"recurrent", HiddenAndFinalTypes(),
+     [](const NnetGenerationOptions &opts, RandomState *rng,
+        std::vector<std::string> *configs) {
+       if (!opts.allow_context || !opts.allow_recursion) return false;
+       ConfigWriter w(opts, rng);
+       RecurrentConfig(&w, configs);
+       return true;
+     }});
+
 void ClockworkConfig(ConfigWriter *w, bool recursion,
                      std::vector<std::string> *configs) {
   int32_t dim;
@@ -294,6 +373,16 @@ void ClockworkConfig(ConfigWriter *w, bool recursion,
   configs->push_back(w->Take());
 }
 
+[[maybe_unused]] const bool kClockworkRegistered = RegisterRandomNetFamily(
+    {"clockwork", HiddenAndFinalTypes(),
+     [](const NnetGenerationOptions &opts, RandomState *rng,
+        std::vector<std::string> *configs) {
+       if (!opts.allow_context || !opts.allow_clockwork) return false;
+       ConfigWriter w(opts, rng);
+       ClockworkConfig(&w, opts.allow_recursion, configs);
+       return true;
+     }});
+
 }  // namespace
 
 void GenerateConfigSequence(const NnetGenerationOptions &opts, RandomState *rng,
@@ -304,6 +393,7 @@ void GenerateConfigSequence(const NnetGenerationOptions &opts, RandomState *rng,
     if (GenerateDistributeConfigs(opts, rng, configs)) break;
     if (GenerateRestrictedAttentionConfigs(opts, rng, configs)) break;
     if (GenerateCompositeBlockConfigs(opts, rng, configs)) break;
+    if (GenerateLstmConfigs(opts, rng, configs)) break;
     switch (rng->Int(0, 5)) {
       case 0:
         SimplestConfig(&w, configs);

@@ -14,8 +14,9 @@
 //   std::vector<Matrix> inputs;              // one per request input
 //   ComputeExampleComputationRequestSimple(nnet, &rng, &request, &inputs);
 //
-// The generator uses only registered component types and skips kinds whose
-// types are missing. Every network has an input node "input" (frame-level),
+// Every component type the generator writes must be registered (an
+// unregistered one is an InternalError, never silently skipped). Every
+// network has an input node "input" (frame-level),
 // maybe more frame-level inputs ("input2") and an "ivector" input used as
 // ReplaceIndex(ivector, t, 0), and an output node "output" (maybe also
 // "output2"). Kinds: a single affine; spliced input (Append of Offsets); a
@@ -67,7 +68,8 @@ void GenerateConfigSequence(const NnetGenerationOptions &opts, RandomState *rng,
 // Families in their own files (random-nets-<kind>.cc; Kaldi's generators
 // of the same names), each hooked into GenerateConfigSequence: with some
 // probability (and if the options allow it) it fills `configs` and returns
-// true, else returns false having only drawn from `rng`.
+// true, else returns false having only drawn from `rng`; and each registered
+// with its component types (RandomNetFamily, below) in its own file.
 bool GenerateDistributeConfigs(const NnetGenerationOptions &opts,
                                RandomState *rng,
                                std::vector<std::string> *configs);
@@ -77,6 +79,45 @@ bool GenerateRestrictedAttentionConfigs(const NnetGenerationOptions &opts,
 bool GenerateCompositeBlockConfigs(const NnetGenerationOptions &opts,
                                    RandomState *rng,
                                    std::vector<std::string> *configs);
+// The LSTM families (random-nets-lstm.cc; Kaldi's GenerateConfigSequenceLstm
+// and ...LstmWithTruncation): with probability 1/7 (if context and
+// recursion are allowed and the component types are registered) it fills
+// `configs` with an LSTM from basic components, with or without backprop
+// truncation, or a fused LSTM, GRU or output-GRU cell with truncation, and
+// returns true; else returns false having only drawn from `rng`.
+bool GenerateLstmConfigs(const NnetGenerationOptions &opts, RandomState *rng,
+                         std::vector<std::string> *configs);
+
+// Each family declares, next to its generator, exactly which component
+// types its networks use, by registering itself at start-up:
+//   [[maybe_unused]] const bool kRegistered = RegisterRandomNetFamily(
+//       {"distribute", {"AffineComponent", "DistributeComponent"},
+//        GenerateDistributeConfigs});
+// The test "every generator family makes exactly its component types"
+// (nnet-test-utils-test.cc) generates many networks of each registered
+// family with every option on and compares the union of their component
+// types (inside CompositeComponents too) with the list, so a type that
+// stops being generated fails; another checks that every component type in
+// networks from GenerateConfigSequence is declared by some family, so a
+// family hooked in above but not registered fails too. The built-in kinds
+// register themselves in nnet-test-utils.cc.
+struct RandomNetFamily {
+  std::string name;
+  std::vector<std::string> component_types;  // sorted
+  // Like the Generate<Kind>Configs above: may decline (return false, having
+  // only drawn from `rng`); the test calls it until it makes a network.
+  bool (*generate)(const NnetGenerationOptions &opts, RandomState *rng,
+                   std::vector<std::string> *configs);
+};
+// Adds `family` to RandomNetFamilies(); returns true. InternalError if the
+// name is taken or the types are not sorted.
+bool RegisterRandomNetFamily(const RandomNetFamily &family);
+// The registered families, by name.
+const std::vector<RandomNetFamily> &RandomNetFamilies();
+// One of `types`, uniformly; InternalError naming the type if any of them is
+// not registered (a missing type must fail, not shrink the tests).
+std::string PickRegisteredType(const std::vector<std::string> &types,
+                               RandomState *rng);
 
 // Reads a config sequence into a new network.
 Nnet NnetFromConfigSequence(const std::vector<std::string> &configs);

@@ -48,4 +48,15 @@ bool GenerateRestrictedAttentionConfigs(const NnetGenerationOptions &opts,
   return true;
 }
 
+namespace {
+
+// The family's component types, for the generator's type test.
+[[maybe_unused]] const bool kRestrictedAttentionRegistered =
+    RegisterRandomNetFamily(
+        {"restricted-attention",
+         {"NaturalGradientAffineComponent", "RestrictedAttentionComponent"},
+         GenerateRestrictedAttentionConfigs});
+
+}  // namespace
+
 }  // namespace nnet3

@@ -50,4 +50,15 @@ bool GenerateCompositeBlockConfigs(const NnetGenerationOptions &opts,
   return true;
 }
 
+namespace {
+
+// The family's component types, for the generator's type test.
+[[maybe_unused]] const bool kCompositeBlockRegistered = RegisterRandomNetFamily(
+    {"composite-block",
+     {"BlockAffineComponent", "CompositeComponent",
+      "NaturalGradientRepeatedAffineComponent", "RepeatedAffineComponent"},
+     GenerateCompositeBlockConfigs});
+
+}  // namespace
+
 }  // namespace nnet3

@@ -35,4 +35,14 @@ bool GenerateDistributeConfigs(const NnetGenerationOptions &opts,
   return true;
 }
 
+namespace {
+
+// The family's component types, for the generator's type test.
+[[maybe_unused]] const bool kDistributeRegistered =
+    RegisterRandomNetFamily({"distribute",
+                             {"AffineComponent", "DistributeComponent"},
+                             GenerateDistributeConfigs});
+
+}  // namespace
+
 }  // namespace nnet3

@@ -3,8 +3,12 @@
 // updates, memos, errors, and two threads sharing one const Nnet.
 #include "compute/nnet-computer.h"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdio>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -15,11 +19,11 @@
 #include "compile/nnet-computation.h"
 #include "compute-test-utils.h"
 #include "device/device.h"
-#include "nnet/components/affine-components.h"
 #include "nnet/component-registry.h"
-#include "nnet/nnet.h"
+#include "nnet/components/affine-components.h"
 #include "nnet/components/nonlinear-components.h"
 #include "nnet/components/normalize-components.h"
+#include "nnet/nnet.h"
 
 namespace nnet3 {
 namespace {
@@ -610,6 +614,56 @@ TEST_CASE("NnetComputer: a command on a freed matrix keeps the error type",
   CHECK_THROWS_AS(computer.Run(), InternalError);
 }
 
+// Runs `fn` with stderr (fd 2, where the log goes) sent to a temporary
+// file; returns what was written.
+template <class F>
+std::string CaptureStderr(F fn) {
+  std::fflush(stderr);
+  std::FILE *file = std::tmpfile();
+  REQUIRE(file != nullptr);
+  const int saved = dup(2);
+  dup2(fileno(file), 2);
+  try {
+    fn();
+  } catch (...) {
+    std::fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    std::fclose(file);
+    throw;
+  }
+  std::fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  std::rewind(file);
+  std::string text;
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof(buffer), file)) > 0)
+    text.append(buffer, n);
+  std::fclose(file);
+  return text;
+}
+
+// The "[sum of output: S]" that the debug log gives for command c<k>; NaN
+// if there is no such LOG line.
+double LoggedSum(const std::string &log, int32_t k) {
+  const std::regex line("^LOG \\(.*\\) c" + std::to_string(k) +
+                        ": .*\\[sum of output: ([-+0-9.eE]+)\\]$");
+  std::istringstream is(log);
+  std::string text;
+  std::smatch m;
+  while (std::getline(is, text))
+    if (std::regex_match(text, m, line)) return std::stod(m[1].str());
+  return std::nan("");
+}
+
+double Sum(const std::vector<float> &v) {
+  double sum = 0.0;
+  for (float f : v) sum += f;
+  return sum;
+}
+
 TEST_CASE("NnetComputer debug mode runs and logs", "[computer]") {
   const Nnet nnet = TinyNnet();
   Nnet delta(nnet);
@@ -621,8 +675,31 @@ TEST_CASE("NnetComputer debug mode runs and logs", "[computer]") {
   const Reference want = Direct(nnet, x, dy);
   Matrix input(x), deriv(dy);
   computer.AcceptInput("input", &input);
-  computer.Run();
+  const std::string forward_log = CaptureStderr([&] { computer.Run(); });
+  INFO("forward log:\n" << forward_log);
   CheckNear(computer.GetOutput("output"), want.y);
+  // One line per command run, with the sum of what it wrote: c2 is the
+  // affine propagate, c4 the ReLU propagate (whose output is y).
+  CHECK(forward_log.find(") c1: ") != std::string::npos);
+  CHECK(forward_log.find(") c3: ") != std::string::npos);
+  CHECK(forward_log.find(") c10: ") == std::string::npos);  // not yet run
+  const double y_sum = Sum(want.y.ToHost());
+  CHECK(LoggedSum(forward_log, 4) == Approx(y_sum).epsilon(1e-4).margin(1e-5));
+  CHECK(!std::isnan(LoggedSum(forward_log, 2)));
+
+  computer.AcceptInput("output", &deriv);
+  const std::string backward_log = CaptureStderr([&] { computer.Run(); });
+  INFO("backward log:\n" << backward_log);
+  CheckNear(computer.GetOutput("input"), want.dx);
+  CheckNear(GetAffine(delta).LinearParams(), want.new_w);
+  CheckNear(GetAffine(delta).BiasParams().AsRowMatrix(),
+            want.new_b.AsRowMatrix());
+  // c10 is the ReLU backprop, c13 the affine backprop (whose output is dx).
+  CHECK(backward_log.find(") c2: ") == std::string::npos);  // forward only
+  CHECK(!std::isnan(LoggedSum(backward_log, 10)));
+  const double dx_sum = Sum(want.dx.ToHost());
+  CHECK(LoggedSum(backward_log, 13) ==
+        Approx(dx_sum).epsilon(1e-4).margin(1e-5));
 }
 
 // ---- threads ----

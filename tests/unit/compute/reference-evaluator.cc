@@ -17,6 +17,19 @@ int32_t Mod(int32_t t, int32_t m) { return ((t % m) + m) % m; }
 
 }  // namespace
 
+namespace {
+
+// Components whose rows the evaluator computes with the component's own
+// Propagate, one row at a time: the simple ones, and
+// BackpropTruncationComponent, which is not simple only because its
+// backprop depends on t (its forward pass is a scale).
+bool RowByRow(const Component &comp) {
+  return (comp.Properties() & kSimpleComponent) ||
+         comp.Type() == "BackpropTruncationComponent";
+}
+
+}  // namespace
+
 ReferenceEvaluator::ReferenceEvaluator(const Nnet &nnet) : nnet_(nnet) {
   CheckRowWise();
 }
@@ -27,8 +40,7 @@ void ReferenceEvaluator::CheckRowWise() const {
     const int32_t c = nnet_.GetNode(node).component_index;
     const Component &comp = *nnet_.GetComponent(c);
     const std::string &name = nnet_.GetComponentName(c);
-    if (!(comp.Properties() & kSimpleComponent) &&
-        !ReferenceKnowsComponent(comp))
+    if (!RowByRow(comp) && !ReferenceKnowsComponent(comp))
       NNET3_ERR << "ReferenceEvaluator: component '" << name << "' ("
                 << comp.Type() << ") is not simple; only simple components "
                 << "can be evaluated row by row";
@@ -226,7 +238,7 @@ bool ReferenceEvaluator::ComponentIsComputable(const Cindex &cindex) {
       *nnet_.GetComponent(nnet_.GetNode(cindex.first).component_index);
   // A simple component's row needs its input node's row at the same Index;
   // the input node is the one right before it.
-  if (comp.Properties() & kSimpleComponent)
+  if (RowByRow(comp))
     return IsComputable(Cindex(cindex.first - 1, cindex.second));
   // Non-simple (reference-components.h): the required inputs must be.
   std::vector<Index> inputs;
@@ -243,7 +255,7 @@ void ReferenceEvaluator::ComputeComponentValue(const Cindex &cindex,
                                                std::vector<float> *value) {
   const Component &comp =
       *nnet_.GetComponent(nnet_.GetNode(cindex.first).component_index);
-  if (!(comp.Properties() & kSimpleComponent)) {
+  if (!RowByRow(comp)) {
     std::vector<Index> inputs;
     std::vector<bool> required;
     ReferenceComponentInputs(comp, cindex.second, &inputs, &required);

@@ -30,9 +30,10 @@
 // in the descriptor code is caught too.
 //
 // Rows are only meaningful for networks whose components act row by row:
-// simple components, with BatchNorm and dropout in test mode, and the
-// non-simple components that reference-components.h defines row by row
-// (UserError otherwise, naming the component).
+// simple components (the LSTM and GRU cells included),
+// BackpropTruncationComponent (a scale forward), with BatchNorm and dropout
+// in test mode, and the non-simple components that reference-components.h
+// defines row by row (UserError otherwise, naming the component).
 #ifndef NNET3_TESTS_UNIT_COMPUTE_REFERENCE_EVALUATOR_H_
 #define NNET3_TESTS_UNIT_COMPUTE_REFERENCE_EVALUATOR_H_
 

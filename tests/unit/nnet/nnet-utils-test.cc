@@ -70,122 +70,6 @@ const UpdatableComponent &Updatable(const Nnet &nnet, const std::string &name) {
   return *u;
 }
 
-// Evaluates a network of simple components one frame at a time (n = 0) by
-// recursion over Cindexes, with each input node defined for t in
-// [t_begin, t_end) as a fixed function of its name, t and the dimension.
-// Used to check that a rewrite keeps every output.
-class FrameEvaluator {
- public:
-  FrameEvaluator(const Nnet &nnet, int32_t t_begin, int32_t t_end)
-      : nnet_(nnet), t_begin_(t_begin), t_end_(t_end) {}
-
-  // nullopt when the node cannot be computed at (t, x).
-  std::optional<std::vector<float>> Value(int32_t node, int32_t t,
-                                          int32_t x = 0) {
-    auto key = std::make_tuple(node, t, x);
-    auto it = cache_.find(key);
-    if (it != cache_.end()) return it->second;
-    std::optional<std::vector<float>> ans = Compute(node, Index(0, t, x));
-    cache_[key] = ans;
-    return ans;
-  }
-
- private:
-  std::optional<std::vector<float>> Compute(int32_t node, const Index &index) {
-    const NetworkNode &n = nnet_.GetNode(node);
-    switch (n.node_type) {
-      case kInput: {
-        if (index.t < t_begin_ || index.t >= t_end_ || index.x != 0)
-          return std::nullopt;
-        std::vector<float> v(n.dim);
-        size_t h = std::hash<std::string>()(nnet_.GetNodeName(node)) % 97;
-        for (int32_t d = 0; d < n.dim; d++)
-          v[d] = std::sin(0.37f * index.t + 1.1f * d + 0.3f * h);
-        return v;
-      }
-      case kDimRange: {
-        auto src = Value(n.node_index, index.t, index.x);
-        if (!src) return std::nullopt;
-        return std::vector<float>(src->begin() + n.dim_offset,
-                                  src->begin() + n.dim_offset + n.dim);
-      }
-      case kDescriptor: {
-        std::vector<float> ans;
-        for (int32_t p = 0; p < n.descriptor.NumParts(); p++) {
-          auto part = PartValue(n.descriptor.Part(p), index);
-          if (!part) return std::nullopt;
-          ans.insert(ans.end(), part->begin(), part->end());
-        }
-        return ans;
-      }
-      default: {
-        auto in = Value(node - 1, index.t, index.x);
-        if (!in) return std::nullopt;
-        const Component &c = *nnet_.GetComponent(n.component_index);
-        Matrix in_mat(1, c.InputDim()), out_mat(1, c.OutputDim());
-        in_mat.CopyFromHost(*in);
-        c.DeleteMemo(c.Propagate(nullptr, in_mat, &out_mat));
-        return out_mat.ToHost();
-      }
-    }
-  }
-
-  std::optional<std::vector<float>> PartValue(const SumDescriptor &part,
-                                              const Index &index) {
-    auto node_dim = [this](int32_t i) { return nnet_.GetNode(i).Dim(nnet_); };
-    if (auto *s = dynamic_cast<const SimpleSumDescriptor *>(&part)) {
-      Cindex c = s->Src().MapToInput(index);
-      auto v = Value(c.first, c.second.t, c.second.x);
-      if (!v) return std::nullopt;
-      float scale = s->Src().GetScaleForNode(c.first);
-      for (float &f : *v) f *= scale;
-      return v;
-    }
-    if (auto *o = dynamic_cast<const OptionalSumDescriptor *>(&part)) {
-      auto v = PartValue(o->Src(), index);
-      if (v) return v;
-      return std::vector<float>(part.Dim(node_dim), 0.0f);
-    }
-    if (auto *c = dynamic_cast<const ConstantSumDescriptor *>(&part))
-      return std::vector<float>(part.Dim(node_dim), c->Value());
-    auto *b = dynamic_cast<const BinarySumDescriptor *>(&part);
-    REQUIRE(b != nullptr);
-    auto v1 = PartValue(b->Src1(), index), v2 = PartValue(b->Src2(), index);
-    if (b->Op() == BinarySumDescriptor::kFailoverOperation) return v1 ? v1 : v2;
-    if (!v1 || !v2) return std::nullopt;
-    for (size_t i = 0; i < v1->size(); i++) (*v1)[i] += (*v2)[i];
-    return v1;
-  }
-
-  const Nnet &nnet_;
-  int32_t t_begin_, t_end_;
-  std::map<std::tuple<int32_t, int32_t, int32_t>,
-           std::optional<std::vector<float>>>
-      cache_;
-};
-
-// Every output of `a` and `b` agrees (computability and values) at every t.
-void CheckSameOutputs(const Nnet &a, const Nnet &b) {
-  FrameEvaluator ea(a, -6, 6), eb(b, -6, 6);
-  int32_t num_computable = 0;
-  for (int32_t n = 0; n < a.NumNodes(); n++) {
-    if (!a.IsOutputNode(n)) continue;
-    int32_t m = b.GetNodeIndex(a.GetNodeName(n));
-    REQUIRE(m != -1);
-    for (int32_t t = -8; t < 8; t++) {
-      auto va = ea.Value(n, t), vb = eb.Value(m, t);
-      INFO("output " << a.GetNodeName(n) << " t=" << t);
-      REQUIRE(va.has_value() == vb.has_value());
-      if (!va) continue;
-      num_computable++;
-      REQUIRE(va->size() == vb->size());
-      for (size_t i = 0; i < va->size(); i++)
-        CHECK((*va)[i] == Approx((*vb)[i]).margin(1e-4).epsilon(1e-4));
-    }
-  }
-  CHECK(num_computable > 5);
-}
-
 int32_t CountType(const Nnet &nnet, const std::string &type) {
   int32_t ans = 0;
   for (int32_t c = 0; c < nnet.NumComponents(); c++)
@@ -278,6 +162,30 @@ TEST_CASE("nnet-utils: test modes and dropout proportions", "[nnet]") {
   CHECK(drop->DropoutProportion() == 0.25f);
   CHECK(gdrop->DropoutProportion() == 0.25f);
   CHECK_THROWS_AS(SetDropoutProportion(1.0f, &nnet), UserError);
+}
+
+TEST_CASE("ConvertRepeatedToBlockAffine, also inside composites", "[nnet]") {
+  Nnet nnet = NnetFromConfig(
+      "input-node name=input dim=6\n"
+      "component name=rep type=NaturalGradientRepeatedAffineComponent "
+      "input-dim=6 output-dim=4 num-repeats=2\n"
+      "component-node name=rep component=rep input=input\n"
+      "component name=comp type=CompositeComponent num-components=2 "
+      "component1='type=RepeatedAffineComponent input-dim=4 output-dim=4 "
+      "num-repeats=2' component2='type=RectifiedLinearComponent dim=4'\n"
+      "component-node name=comp component=comp input=rep\n"
+      "output-node name=output input=comp\n");
+  const std::string before = WriteToString(nnet, false);
+  ConvertRepeatedToBlockAffine(&nnet);
+  const std::string after = WriteToString(nnet, false);
+  CHECK(before.find("RepeatedAffineComponent>") != std::string::npos);
+  CHECK(after.find("RepeatedAffineComponent>") == std::string::npos);
+  size_t blocks = 0;
+  for (size_t p = after.find("<BlockAffineComponent>"); p != std::string::npos;
+       p = after.find("<BlockAffineComponent>", p + 1))
+    blocks++;
+  CHECK(blocks == 2);
+  CHECK(after.find("<NumBlocks> 2 ") != std::string::npos);
 }
 
 TEST_CASE("ReadEditConfig: every directive", "[nnet]") {
@@ -389,10 +297,27 @@ TEST_CASE("ReadEditConfig: errors name the file and line", "[nnet]") {
        "edits.config:1: remove-output-nodes needs name=<pattern>"},
       {"set-dropout-proportion proportion=1.5\n",
        "edits.config:1: proportion=1.5 must be in [0, 1)"},
-      {"apply-svd name=* bottleneck-dim=2\n",
-       "edits.config:1: directive 'apply-svd' is not supported yet"},
-      {"reduce-rank name=* rank=2\n",
-       "edits.config:1: directive 'reduce-rank' is not supported yet"},
+      {"apply-svd bottleneck-dim=2\n",
+       "edits.config:1: apply-svd needs name=<pattern>"},
+      {"apply-svd name=*\n",
+       "edits.config:1: apply-svd needs bottleneck-dim=<dim> or "
+       "energy-threshold=<fraction in (0, 1)>"},
+      {"apply-svd name=* energy-threshold=1.5\n",
+       "edits.config:1: energy-threshold=1.5 must be less than 1"},
+      {"apply-svd name=* bottleneck-dim=2 shrinkage-threshold=0\n",
+       "edits.config:1: shrinkage-threshold=0 must be positive"},
+      {"apply-svd name=* bottleneck-dim=2 rank=2\n",
+       "edits.config:1: could not interpret 'rank=2' (apply-svd takes "
+       "name=<pattern>, bottleneck-dim, energy-threshold and "
+       "shrinkage-threshold)"},
+      {"apply-svd name=* bottleneck-dim=two\n",
+       "edits.config:1: Invalid value 'two' for bottleneck-dim (expected an "
+       "integer)"},
+      {"reduce-rank name=*\n", "edits.config:1: reduce-rank needs rank=<dim>"},
+      {"reduce-rank rank=2\n",
+       "edits.config:1: reduce-rank needs name=<pattern>"},
+      {"reduce-rank name=* rank=0\n",
+       "edits.config:1: rank=0 must be positive"},
       {"name=x\n", "edits.config:1: unknown directive ''"},
   };
   for (const Case &c : cases) {

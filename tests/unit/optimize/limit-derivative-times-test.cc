@@ -125,4 +125,52 @@ TEST_CASE("LimitDerivativeTimes with a window holding every frame",
   CHECK_THROWS_AS(LimitDerivativeTimes(nnet, 3, 2, &c), UserError);
 }
 
+// A fused LSTM (Kaldi's fast-lstmp wiring: truncation components with
+// precomputed indexes on the recurrence) trained on chunk frames 0..7 with
+// Kaldi's RNN deriv truncation: input derivatives exist only inside the
+// window, and a window holding every frame changes nothing.
+TEST_CASE("LimitDerivativeTimes on an LSTM network", "[optimize-a]") {
+  const Nnet nnet = passes_a::NnetFromConfigText(
+      "input-node name=input dim=2\n"
+      "component name=W_all type=NaturalGradientAffineComponent "
+      "input-dim=4 output-dim=12\n"
+      "component name=cell type=LstmNonlinearityComponent cell-dim=3 "
+      "self-repair-scale=0\n"
+      "component name=cr_trunc type=BackpropTruncationComponent dim=5 "
+      "recurrence-interval=1\n"
+      "component name=W_rp type=NaturalGradientAffineComponent input-dim=3 "
+      "output-dim=4\n"
+      "component-node name=W_all component=W_all "
+      "input=Append(input, IfDefined(Offset(r_trunc, -1)))\n"
+      "component-node name=cell component=cell "
+      "input=Append(W_all, IfDefined(Offset(c_trunc, -1)))\n"
+      "dim-range-node name=c input-node=cell dim-offset=0 dim=3\n"
+      "dim-range-node name=m input-node=cell dim-offset=3 dim=3\n"
+      "component-node name=rp component=W_rp input=m\n"
+      "dim-range-node name=r input-node=rp dim-offset=0 dim=2\n"
+      "component-node name=cr_trunc component=cr_trunc input=Append(c, r)\n"
+      "dim-range-node name=c_trunc input-node=cr_trunc dim-offset=0 dim=3\n"
+      "dim-range-node name=r_trunc input-node=cr_trunc dim-offset=3 dim=2\n"
+      "output-node name=output input=rp\n");
+  const NnetComputation full = passes_a::Compile(
+      nnet, passes_a::SimpleTrainingRequest(0, 8, 0, 8, true));
+  NnetComputation same = full;
+  CHECK_FALSE(LimitDerivativeTimes(nnet, -10, 17, &same));
+  NnetComputation limited = full;
+  REQUIRE(LimitDerivativeTimes(nnet, 2, 5, &limited));
+  INFO(passes_a::Listing(nnet, limited));
+  REQUIRE_NOTHROW(CheckComputation(nnet, limited));
+  const passes_a::Io io = passes_a::RandomIoForComputation(nnet, full, 64);
+  const passes_a::Results got = passes_a::Run(nnet, limited, io),
+                          want = passes_a::Run(nnet, full, io);
+  const Matrix &dx = got.provided.at("deriv:input");
+  for (int32_t t : {0, 1, 6, 7})
+    CHECK(Rows(dx, t, t + 1).FrobeniusNorm() == 0.0);
+  CHECK(Rows(dx, 2, 6).FrobeniusNorm() > 0.0);
+  // The forward pass is untouched; the model update is not.
+  CHECK(passes_a::Compare(got, want, 1e-5f) != "");
+  CHECK(got.provided.at("value:output")
+            .ApproxEqual(want.provided.at("value:output"), 1e-6f));
+}
+
 }  // namespace nnet3

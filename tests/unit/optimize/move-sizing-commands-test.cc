@@ -105,4 +105,47 @@ TEST_CASE("MoveSizingCommands keeps an allocation with its zeroing",
   passes_a::CheckSameResults(nnet, c, after, 32);
 }
 
+TEST_CASE("MoveSizingCommands moves a zeroing that a merge set apart",
+          "[optimize-a]") {
+  // VariableMergingOptimization keeps the earlier of two allocations, which
+  // can leave another matrix's allocation between an allocation and its
+  // zeroing. The zeroing still belongs to the allocation: both move to the
+  // first real use (else the matrix would live from the start, as the
+  // derivatives of a TDNN did, raising its peak memory by a fifth).
+  const Nnet nnet = passes_a::IoNnet();
+  using Cmd = NnetComputation::Command;
+  const MatrixStrideType kDefault = MatrixStrideType::kDefaultStride;
+  NnetComputation c;
+  int32_t m1 = c.NewMatrix(4, 3, kDefault), m2 = c.NewMatrix(4, 3, kDefault),
+          m3 = c.NewMatrix(4, 3, kDefault);
+  c.commands = {
+      Cmd(kAllocMatrix, m2),
+      Cmd(kAllocMatrix, m3),
+      Cmd(0.0f, kSetConst, m2),
+      Cmd(0.0f, kSetConst, m3),
+      Cmd(kAcceptInput, m1, nnet.GetNodeIndex("input")),
+      Cmd(kMatrixAdd, m2, m1),
+      Cmd(kProvideOutput, m2, nnet.GetNodeIndex("o1")),
+      Cmd(kMatrixAdd, m3, m1),
+      Cmd(kDeallocMatrix, m1),
+      Cmd(kProvideOutput, m3, nnet.GetNodeIndex("o2")),
+  };
+  NnetComputation after = c;
+  REQUIRE(MoveSizingCommands(nnet, &after));
+  CHECK(passes_a::Listing(nnet, after) ==
+        "m1 = user input [for node: 'input']\n"
+        "m2 = undefined(4x3)\n"
+        "m2 = 0\n"
+        "m2 += m1\n"
+        "output m2 to user [for node: 'o1']\n"
+        "m3 = undefined(4x3)\n"
+        "m3 = 0\n"
+        "m3 += m1\n"
+        "m1 = []\n"
+        "output m3 to user [for node: 'o2']\n");
+  passes_a::CheckSameResults(nnet, c, after, 33);
+  NnetComputation again = after;
+  CHECK_FALSE(MoveSizingCommands(nnet, &again));
+}
+
 }  // namespace nnet3

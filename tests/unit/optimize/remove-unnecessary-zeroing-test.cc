@@ -54,6 +54,39 @@ TEST_CASE("RemoveUnnecessaryZeroing removes only dead zeroing",
   CHECK_FALSE(RemoveUnnecessaryZeroing(nnet, &again));
 }
 
+TEST_CASE("RemoveUnnecessaryZeroing: parts nothing reads stay undefined",
+          "[optimize-a]") {
+  // As Kaldi: a part of a matrix that only the zeroing touches needs no
+  // zeroing, unless the matrix goes to the user (m4 in the test above).
+  const Nnet nnet = passes_a::IoNnet();
+  using Cmd = NnetComputation::Command;
+  const MatrixStrideType kDefault = MatrixStrideType::kDefaultStride;
+  NnetComputation c;
+  int32_t m1 = c.NewMatrix(4, 3, kDefault), m2 = c.NewMatrix(4, 3, kDefault),
+          m3 = c.NewMatrix(4, 3, kDefault);
+  auto top = [&](int32_t s) { return c.NewSubMatrix(s, 0, 2, 0, -1); };
+  c.commands = {
+      Cmd(kAcceptInput, m1, nnet.GetNodeIndex("input")),
+      Cmd(kAllocMatrix, m2),
+      Cmd(0.0f, kSetConst, m2),
+      Cmd(kMatrixCopy, top(m2), top(m1)),  // bottom rows: zeroing only
+      Cmd(kAllocMatrix, m3),
+      Cmd(0.0f, kSetConst, m3),
+      Cmd(kMatrixCopy, top(m3), top(m2)),  // reads only the top of m2
+      Cmd(kMatrixCopy, c.NewSubMatrix(m3, 2, 2, 0, -1), top(m1)),
+      Cmd(kDeallocMatrix, m2),
+      Cmd(kProvideOutput, m3, nnet.GetNodeIndex("o1")),
+      Cmd(kDeallocMatrix, m1),
+  };
+  NnetComputation after = c;
+  REQUIRE(RemoveUnnecessaryZeroing(nnet, &after));
+  const std::string listing = passes_a::Listing(nnet, after);
+  INFO(listing);
+  CHECK(passes_a::CountOf(listing, "m2 = 0\n") == 0);
+  CHECK(passes_a::CountOf(listing, "m3 = 0\n") == 0);
+  passes_a::CheckSameResults(nnet, c, after, 22);
+}
+
 TEST_CASE("RemoveUnnecessaryZeroing on a compiled computation",
           "[optimize-a]") {
   const Nnet nnet = passes_a::NnetFromConfigText(passes_a::kFeedForwardConfig);

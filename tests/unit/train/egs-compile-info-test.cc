@@ -44,8 +44,9 @@ std::string TdnnConfig(bool ivector) {
 }
 
 // Minibatches as nnet3-get-egs | nnet3-merge-egs make them: utterances of
-// 9 frames cut into chunks of 4 (and a final chunk of 2), merged by chunk
-// size into minibatches of 3 (the last one smaller).
+// 10 frames cut into two chunks of 4 and one of 2 (Kaldi's splitter with
+// --num-frames=4,2 has one candidate split for 10 frames, {2,4,4}), merged
+// by chunk size into minibatches of 3 (the last one smaller).
 std::vector<std::pair<std::string, NnetExample>> MakeMinibatches(bool ivector) {
   ExampleGenerationConfig config;
   config.left_context = 1;
@@ -58,11 +59,11 @@ std::vector<std::pair<std::string, NnetExample>> MakeMinibatches(bool ivector) {
   UtteranceSplitter splitter(config);
   RandomState rng(7);
   std::map<size_t, std::vector<NnetExample>> by_size;  // input rows
-  Matrix ivectors(9, 3, ResizeType::kSetZero, CpuDevice());
+  Matrix ivectors(10, 3, ResizeType::kSetZero, CpuDevice());
   for (int32_t u = 0; u < 4; u++) {
-    Matrix feats(9, 2, ResizeType::kSetZero, CpuDevice());
-    Posterior post(9);
-    for (int32_t t = 0; t < 9; t++) {
+    Matrix feats(10, 2, ResizeType::kSetZero, CpuDevice());
+    Posterior post(10);
+    for (int32_t t = 0; t < 10; t++) {
       feats.Set(t, 0, static_cast<float>(t + u));
       post[t] = {{(t + u) % 5, 1.0f}};
     }

@@ -129,6 +129,59 @@ TEST_CASE("Two SGD steps with momentum match the hand computation",
   }
 }
 
+TEST_CASE("Two Adam steps match the hand computation", "[trainer][adam]") {
+  for (double weight_decay : {0.0, 0.25}) {
+    INFO("weight decay " << weight_decay);
+    Nnet nnet = TinyNnet();
+    NnetTrainerOptions opts = PlainOptions();
+    opts.optimizer_config.optimizer = "adam";
+    opts.optimizer_config.adam_weight_decay = static_cast<float>(weight_decay);
+    NnetTrainer trainer(opts, &nnet);
+    trainer.SetReportSink([](const std::string &) {});
+    trainer.Train(Eg(kX1, kS1));
+    trainer.Train(Eg(kX2, kS2));
+
+    const double lr = 0.1, b1 = 0.9, b2 = 0.999, eps = 1e-8;
+    Params p{{0.5, -0.3}, 0.1}, g;
+    std::vector<double> m(3, 0.0), v(3, 0.0);
+    int t = 0;
+    for (const auto &xs :
+         {std::make_pair(kX1, kS1), std::make_pair(kX2, kS2)}) {
+      Gradient(xs.first, xs.second, p, &g);
+      ++t;
+      double *param[3] = {&p.w[0], &p.w[1], &p.b};
+      const double grad[3] = {g.w[0], g.w[1], g.b};
+      for (int i = 0; i < 3; i++) {
+        m[i] = b1 * m[i] + (1 - b1) * grad[i];
+        v[i] = b2 * v[i] + (1 - b2) * grad[i] * grad[i];
+        const double step = lr * (m[i] / (1 - std::pow(b1, t))) /
+                                (std::sqrt(v[i] / (1 - std::pow(b2, t))) + eps);
+        *param[i] += step - lr * weight_decay * *param[i];
+      }
+    }
+    CheckClose(GetParams(&nnet), p);
+  }
+}
+
+TEST_CASE("Adam option checks", "[trainer][adam]") {
+  Nnet nnet = TinyNnet();
+  NnetTrainerOptions opts = PlainOptions();
+  opts.optimizer_config.optimizer = "adagrad";
+  CHECK_THROWS_WITH(NnetTrainer(opts, &nnet),
+                    Catch::Contains("--optimizer must be 'sgd' or 'adam'"));
+  opts.optimizer_config.optimizer = "adam";
+  opts.momentum = 0.5f;
+  CHECK_THROWS_WITH(NnetTrainer(opts, &nnet),
+                    Catch::Contains("--adam-beta1 instead of --momentum"));
+  opts.momentum = 0.0f;
+  opts.backstitch_training_scale = 0.3f;
+  CHECK_THROWS_WITH(NnetTrainer(opts, &nnet), Catch::Contains("backstitch"));
+  opts.backstitch_training_scale = 0.0f;
+  opts.optimizer_config.adam_beta2 = 1.0f;
+  CHECK_THROWS_WITH(NnetTrainer(opts, &nnet),
+                    Catch::Contains("--adam-beta2 must be in [0, 1)"));
+}
+
 TEST_CASE("Backstitch: a step back, then (1 + alpha) steps forward",
           "[trainer]") {
   Nnet nnet = TinyNnet();

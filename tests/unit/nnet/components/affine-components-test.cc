@@ -15,10 +15,12 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
+#include <vector>
 
+#include "../component-test-utils.h"
 #include "base/error.h"
 #include "base/io-funcs.h"
-#include "../component-test-utils.h"
 #include "nnet/component-registry.h"
 #include "nnet/components/linear-components.h"
 
@@ -331,6 +333,52 @@ TEST_CASE("NaturalGradientAffineComponent reads legacy tokens", "[affine]") {
         "<LinearParams>  [\n  1 2 ]\n<BiasParams>  [ 3 ]\n<RankIn> 1 "
         "<RankOut> 1 <UpdatePeriod> 4 <NumSamplesHistory> 2000 <Alpha> 4 "
         "</NaturalGradientAffineComponent> ");
+}
+
+TEST_CASE("Affine Read: optional fields by whole token", "[affine]") {
+  // <OrthonormalConstraint> between <RankOut> and <UpdatePeriod>, and a
+  // legacy <IsGradient> without the other legacy fields.
+  std::istringstream is(
+      "<LearningRate> 0.001 <LinearParams> [ 1 2 ] <BiasParams> [ 3 ] "
+      "<RankIn> 1 <RankOut> 1 <OrthonormalConstraint> 0.5 <UpdatePeriod> 4 "
+      "<NumSamplesHistory> 2000 <Alpha> 4 <IsGradient> T "
+      "</NaturalGradientAffineComponent> ");
+  NaturalGradientAffineComponent c;
+  c.Read(is, false);
+  CHECK(c.OrthonormalConstraint() == 0.5f);
+  CHECK(c.IsGradient());
+  CheckComponentIo(c);
+  // Tokens that merely start like an optional field are errors that name
+  // the token and what was expected there.
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"<LearningRate> 0.001 <LinearParams> [ 1 2 ] <BiasParams> [ 3 ] "
+       "<RankIn> 1 <RankOut> 1 <Orthonormal> 0.5 <UpdatePeriod> 4 "
+       "<NumSamplesHistory> 2000 <Alpha> 4 </NaturalGradientAffineComponent> ",
+       "expected <OrthonormalConstraint> or <UpdatePeriod>, got <Orthonormal>"},
+      {"<LearningRate> 0.001 <LinearParams> [ 1 2 ] <BiasParams> [ 3 ] "
+       "<RankIn> 1 <RankOut> 1 <UpdatePeriod> 4 <NumSamplesHistory> 2000 "
+       "<Alpha> 4 <IsGrad> T </NaturalGradientAffineComponent> ",
+       "expected </NaturalGradientAffineComponent> (or one of the legacy "
+       "fields <MaxChangePerSample>, <IsGradient>, <UpdateCount>), got "
+       "<IsGrad>"},
+      {"<LearningRate> 0.001 <LinearParams> [ 1 2 ] <BiasParams> [ 3 ] "
+       "<Orthonormal> 1 </AffineComponent> ",
+       "expected <IsGradient>, <OrthonormalConstraint> or </AffineComponent>, "
+       "got <Orthonormal>"}};
+  for (const auto &b : bad) {
+    INFO(b.first);
+    std::istringstream bad_is(b.first);
+    std::unique_ptr<Component> component =
+        b.first.find("</AffineComponent>") != std::string::npos
+            ? std::unique_ptr<Component>(new AffineComponent)
+            : std::unique_ptr<Component>(new NaturalGradientAffineComponent);
+    try {
+      component->Read(bad_is, false);
+      FAIL("no error");
+    } catch (const UserError &e) {
+      CHECK(std::string(e.what()).find(b.second) != std::string::npos);
+    }
+  }
 }
 
 TEST_CASE("natural-gradient rank defaults and Info", "[affine]") {

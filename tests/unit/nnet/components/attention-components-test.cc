@@ -198,6 +198,38 @@ TEST_CASE("RestrictedAttentionComponent dims, properties, stats and Info",
   CHECK(total == Approx(1.0).epsilon(1e-4));
 }
 
+TEST_CASE(
+    "RestrictedAttentionComponent stores stats on two minibatches in "
+    "three, as Kaldi",
+    "[attention]") {
+  auto c = ComponentFromConfig(
+      "type=RestrictedAttentionComponent num-heads=1 key-dim=2 value-dim=2 "
+      "num-left-inputs=1 num-right-inputs=1");
+  GeneralComponentRun run;
+  CheckGeneralComponent(*c, FrameGrid(1, 0, 1, 1, true),
+                        FrameGrid(1, -1, 2, 1, true), 7300, {}, &run);
+  auto count_after = [&](uint64_t seed) {
+    std::unique_ptr<Component> s = c->Copy();
+    s->ResetGenerator(seed);
+    const int32_t kMinibatches = 300;
+    for (int32_t i = 0; i < kMinibatches; i++) {
+      void *memo = s->Propagate(run.indexes.get(), run.input, &run.output);
+      s->StoreStats(run.input, run.output, memo);
+      s->DeleteMemo(memo);
+    }
+    const std::string info = s->Info();
+    const size_t p = info.find(" stats-count=");
+    REQUIRE(p != std::string::npos);
+    return std::stod(info.substr(p + 13));
+  };
+  // One output row per minibatch: Kaldi's RandInt(0, 2) == 0 skips a third.
+  const double count = count_after(3);
+  CHECK(count >= 170);
+  CHECK(count <= 230);
+  CHECK(count_after(3) == count);
+  CHECK(count_after(4) != count);
+}
+
 TEST_CASE("RestrictedAttentionComponent golden file", "[attention]") {
   auto c = nonlinear_test::CheckGolden("RestrictedAttentionComponent");
   CHECK(c->InputDim() == 2 * (3 + 2 + 3 + 4));

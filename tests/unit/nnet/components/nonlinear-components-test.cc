@@ -7,8 +7,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "base/error.h"
 #include "../component-test-utils.h"
+#include "base/error.h"
 #include "nnet/component-registry.h"
 #include "nonlinear-test-utils.h"
 
@@ -40,6 +40,17 @@ void StoreStatsOf(Component *c, const MatrixView &in) {
   void *memo = c->Propagate(nullptr, in, &out);
   c->StoreStats(in, out, memo);
   c->DeleteMemo(memo);
+}
+
+// Stores stats of `in` into c once: the first call always stores, later
+// ones store on Kaldi's random share of minibatches, so this retries until
+// the count changes.
+void StoreStatsOnce(Component *c, const MatrixView &in) {
+  auto *n = dynamic_cast<NonlinearComponent *>(c);
+  REQUIRE(n != nullptr);
+  const double before = n->Count();
+  for (int32_t i = 0; i < 64 && n->Count() == before; i++) StoreStatsOf(c, in);
+  REQUIRE(n->Count() != before);
 }
 
 // Backprop of a zero output derivative with `to_update`: what remains in
@@ -162,8 +173,8 @@ TEST_CASE("Nonlinear stats are kept as sums and written as averages",
   auto c = ComponentFromConfig("type=RectifiedLinearComponent dim=3");
   Matrix batch1 = MatrixFromRows(kSmallInput);
   Matrix batch2 = MatrixFromRows({{1.0f, 2.0f, -1.0f}});
-  StoreStatsOf(c.get(), batch1);
-  StoreStatsOf(c.get(), batch2);
+  StoreStatsOnce(c.get(), batch1);
+  StoreStatsOnce(c.get(), batch2);
   // Over the 3 rows: relu values and (y > 0).
   std::vector<float> value_avg = {(0 + 3 + 1) / 3.0f, (0 + 0 + 2) / 3.0f,
                                   (1.5f + 0.25f + 0) / 3.0f};
@@ -217,6 +228,65 @@ TEST_CASE("Nonlinear stats are kept as sums and written as averages",
       "<TanhComponent> <Dim> 2 <ValueAvg>  [ ]\n<DerivAvg>  [ ]\n"
       "<Count> 0 <OderivRms>  [ ]\n<OderivCount> 0 "
       "<NumDimsSelfRepaired> 0 <NumDimsProcessed> 0 </TanhComponent> ");
+}
+
+TEST_CASE("Nonlinear stats are stored on Kaldi's share of minibatches",
+          "[nonlinear]") {
+  // Kaldi: sigmoid, tanh and ReLU store value stats on the first minibatch
+  // and then on about one in two; softmax on every one; log-softmax never.
+  // Backprop stats: the first, then about three in four (all five types).
+  // The choice is random, from a generator that ResetGenerator reseeds.
+  Matrix row = MatrixFromRows({{0.5f, -1.0f, 2.0f}});
+  Matrix out_deriv = MatrixFromRows({{1.0f, -2.0f, 0.5f}});
+  const int32_t kMinibatches = 400;
+  struct Expected {
+    const char *type;
+    int32_t min_count, max_count;
+  };
+  for (const Expected &e : {Expected{"SigmoidComponent", 160, 240},
+                            Expected{"TanhComponent", 160, 240},
+                            Expected{"RectifiedLinearComponent", 160, 240},
+                            Expected{"SoftmaxComponent", 400, 400},
+                            Expected{"LogSoftmaxComponent", 0, 0}}) {
+    INFO(e.type);
+    auto run = [&](uint64_t seed) {
+      auto c = ComponentFromConfig(std::string("type=") + e.type + " dim=3");
+      c->ResetGenerator(seed);
+      for (int32_t i = 0; i < kMinibatches; i++) {
+        StoreStatsOf(c.get(), row);
+        Matrix out = Forward(*c, row);
+        Matrix in_deriv(1, 3);
+        // Softmax and log-softmax store even without an in_deriv.
+        const bool want_in_deriv =
+            i % 2 == 0 ||
+            std::string(e.type).find("Softmax") == std::string::npos;
+        c->Backprop("test", nullptr, row, out, out_deriv, nullptr, c.get(),
+                    want_in_deriv ? &in_deriv : nullptr);
+      }
+      return std::make_pair(AsNonlinear(c)->Count(),
+                            AsNonlinear(c)->OderivCount());
+    };
+    const auto counts = run(7);
+    CHECK(counts.first >= e.min_count);
+    CHECK(counts.first <= e.max_count);
+    CHECK(counts.second >= 260);
+    CHECK(counts.second <= 340);
+    CHECK(run(7) == counts);  // the same seed, the same minibatches
+    CHECK(run(8) != counts);
+  }
+  // Log-softmax never stores values: its written value stats stay empty.
+  auto log_softmax = ComponentFromConfig("type=LogSoftmaxComponent dim=3");
+  StoreStatsOf(log_softmax.get(), row);
+  const std::string text = WriteComponent(*log_softmax, false);
+  CHECK(TextVectorField(text, "<ValueAvg>").empty());
+  CHECK(TextScalarField(text, "<Count>") == 0);
+  // The first minibatch always stores, whatever the seed.
+  for (uint64_t seed = 0; seed < 20; seed++) {
+    auto relu = ComponentFromConfig("type=RectifiedLinearComponent dim=3");
+    relu->ResetGenerator(seed);
+    StoreStatsOf(relu.get(), row);
+    CHECK(AsNonlinear(relu)->Count() == 1);
+  }
 }
 
 TEST_CASE("Backprop stores output-derivative stats into to_update",

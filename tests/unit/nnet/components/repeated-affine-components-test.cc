@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "../component-test-utils.h"
+#include "nnet/components/linear-components.h"
 #include "nnet/components/ng-per-element-components.h"
 #include "simple-components-test-utils.h"
 
@@ -63,6 +64,33 @@ TEST_CASE("RepeatedAffineComponent applies one block transform per repeat",
   CHECK(u->NumRepeats() == 3);
   CHECK(c->Info().find("num-repeats=3, linear-params-rms=") !=
         std::string::npos);
+}
+
+TEST_CASE(
+    "Repeated affine components convert to block affine (Kaldi's "
+    "--convert-repeated-to-block)",
+    "[repeated-affine]") {
+  for (const char *type :
+       {"RepeatedAffineComponent", "NaturalGradientRepeatedAffineComponent"}) {
+    INFO(type);
+    auto c = ComponentFromConfig(std::string("type=") + type +
+                                 " input-dim=6 output-dim=4 num-repeats=2 "
+                                 "learning-rate=0.25 max-change=0.5");
+    const auto &rac = dynamic_cast<const RepeatedAffineComponent &>(*c);
+    const BlockAffineComponent block(rac);
+    CHECK(block.NumBlocks() == 2);
+    CHECK(block.InputDim() == 6);
+    CHECK(block.OutputDim() == 4);
+    CHECK(block.LearningRate() == 0.25f);
+    CHECK(block.MaxChange() == 0.5f);
+    // The same function.
+    Matrix in = FromRows({{1, -2, 0.5, 3, 0, -1}, {0, 1, 2, -1, 1, 0.25}});
+    Matrix a(2, 4), b(2, 4);
+    c->Propagate(nullptr, in, &a);
+    block.Propagate(nullptr, in, &b);
+    CheckNear(b, {{a.Get(0, 0), a.Get(0, 1), a.Get(0, 2), a.Get(0, 3)},
+                  {a.Get(1, 0), a.Get(1, 1), a.Get(1, 2), a.Get(1, 3)}});
+  }
 }
 
 TEST_CASE("NaturalGradientRepeatedAffineComponent update is preconditioned",

@@ -1,0 +1,159 @@
+#include "train/transition-model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <tuple>
+
+#include "base/error.h"
+#include "base/io-funcs.h"
+#include "device/device.h"
+#include "util/kaldi-io.h"
+
+namespace nnet3 {
+
+bool TransitionModel::Tuple::operator<(const Tuple &o) const {
+  return std::tie(phone, hmm_state, forward_pdf, self_loop_pdf) <
+         std::tie(o.phone, o.hmm_state, o.forward_pdf, o.self_loop_pdf);
+}
+
+bool TransitionModel::Tuple::operator==(const Tuple &o) const {
+  return phone == o.phone && hmm_state == o.hmm_state &&
+         forward_pdf == o.forward_pdf && self_loop_pdf == o.self_loop_pdf;
+}
+
+TransitionModel::TransitionModel() : log_probs_(CpuDevice()) {}
+
+void TransitionModel::Read(std::istream &is, bool binary) {
+  try {
+    ReadInternal(is, binary);
+  } catch (const UserError &e) {
+    RethrowWithContext(e, "in the TransitionModel");
+  }
+}
+
+void TransitionModel::ReadInternal(std::istream &is, bool binary) {
+  ExpectToken(is, binary, "<TransitionModel>");
+  topo_.Read(is, binary);
+  std::string token;
+  ReadToken(is, binary, &token);
+  if (token != "<Triples>" && token != "<Tuples>")
+    NNET3_ERR << "Reading TransitionModel: expected <Triples> or <Tuples>, "
+              << "got " << token;
+  const bool with_self_loop_pdf = token == "<Tuples>";
+  int32_t size;
+  ReadBasicType(is, binary, &size);
+  if (size < 0 || size > 100000000)
+    NNET3_ERR << "Reading TransitionModel: bad number of tuples " << size;
+  tuples_.resize(size);
+  for (Tuple &t : tuples_) {
+    ReadBasicType(is, binary, &t.phone);
+    ReadBasicType(is, binary, &t.hmm_state);
+    ReadBasicType(is, binary, &t.forward_pdf);
+    t.self_loop_pdf = t.forward_pdf;
+    if (with_self_loop_pdf) ReadBasicType(is, binary, &t.self_loop_pdf);
+  }
+  ExpectToken(is, binary, with_self_loop_pdf ? "</Tuples>" : "</Triples>");
+  ComputeDerived();
+  ExpectToken(is, binary, "<LogProbs>");
+  log_probs_.Read(is, binary);
+  ExpectToken(is, binary, "</LogProbs>");
+  ExpectToken(is, binary, "</TransitionModel>");
+  Check();
+}
+
+void TransitionModel::Write(std::ostream &os, bool binary) const {
+  const bool is_hmm = topo_.IsHmm();
+  WriteToken(os, binary, "<TransitionModel>");
+  if (!binary) os << "\n";
+  topo_.Write(os, binary);
+  WriteToken(os, binary, is_hmm ? "<Triples>" : "<Tuples>");
+  WriteBasicType(os, binary, static_cast<int32_t>(tuples_.size()));
+  if (!binary) os << "\n";
+  for (const Tuple &t : tuples_) {
+    WriteBasicType(os, binary, t.phone);
+    WriteBasicType(os, binary, t.hmm_state);
+    WriteBasicType(os, binary, t.forward_pdf);
+    if (!is_hmm) WriteBasicType(os, binary, t.self_loop_pdf);
+    if (!binary) os << "\n";
+  }
+  WriteToken(os, binary, is_hmm ? "</Triples>" : "</Tuples>");
+  if (!binary) os << "\n";
+  WriteToken(os, binary, "<LogProbs>");
+  if (!binary) os << "\n";
+  log_probs_.Write(os, binary);
+  WriteToken(os, binary, "</LogProbs>");
+  if (!binary) os << "\n";
+  WriteToken(os, binary, "</TransitionModel>");
+  if (!binary) os << "\n";
+}
+
+void TransitionModel::ComputeDerived() {
+  const int32_t num_states = static_cast<int32_t>(tuples_.size());
+  state2id_.assign(num_states + 2, 0);
+  id2pdf_.assign(1, -1);
+  num_pdfs_ = 0;
+  int32_t next_id = 1;
+  for (int32_t s = 1; s <= num_states; s++) {
+    const Tuple &t = tuples_[s - 1];
+    const HmmTopology::TopologyEntry &entry = topo_.TopologyForPhone(t.phone);
+    if (t.hmm_state < 0 || t.hmm_state >= static_cast<int32_t>(entry.size()))
+      NNET3_ERR << "TransitionModel: transition state " << s << " names HMM "
+                << "state " << t.hmm_state << " of phone " << t.phone
+                << ", which has " << entry.size() << " states";
+    if (t.forward_pdf < 0 || t.self_loop_pdf < 0)
+      NNET3_ERR << "TransitionModel: transition state " << s
+                << " has a negative pdf";
+    num_pdfs_ = std::max({num_pdfs_, t.forward_pdf + 1, t.self_loop_pdf + 1});
+    state2id_[s] = next_id;
+    for (const auto &transition : entry[t.hmm_state].transitions) {
+      id2pdf_.push_back(transition.first == t.hmm_state ? t.self_loop_pdf
+                                                        : t.forward_pdf);
+      next_id++;
+    }
+  }
+  state2id_[num_states + 1] = next_id;
+  num_transition_ids_ = next_id - 1;
+}
+
+void TransitionModel::Check() const {
+  if (tuples_.empty() || num_transition_ids_ == 0)
+    NNET3_ERR << "TransitionModel: no transition states";
+  for (size_t i = 1; i < tuples_.size(); i++)
+    if (!(tuples_[i - 1] < tuples_[i]))
+      NNET3_ERR << "TransitionModel: the tuples are not sorted and unique "
+                << "(at transition state " << i + 1 << ")";
+  if (log_probs_.Dim() != num_transition_ids_ + 1)
+    NNET3_ERR << "TransitionModel: <LogProbs> has dimension "
+              << log_probs_.Dim() << "; the " << num_transition_ids_
+              << " transition-ids need " << num_transition_ids_ + 1;
+  const std::vector<float> log_probs = log_probs_.ToHost();
+  for (int32_t tid = 1; tid <= num_transition_ids_; tid++)
+    if (!(log_probs[tid] <= 0.0f) || !std::isfinite(log_probs[tid]))
+      NNET3_ERR << "TransitionModel: transition-id " << tid
+                << " has log-probability " << log_probs[tid]
+                << " (must be finite and <= 0)";
+}
+
+int32_t TransitionModel::NumPhones() const {
+  int32_t ans = 0;
+  for (const Tuple &t : tuples_) ans = std::max(ans, t.phone);
+  return ans;
+}
+
+int32_t TransitionModel::TransitionIdToPdf(int32_t tid) const {
+  NNET3_ASSERT(tid > 0 && tid <= num_transition_ids_);
+  return id2pdf_[tid];
+}
+
+float TransitionModel::GetTransitionLogProb(int32_t tid) const {
+  NNET3_ASSERT(tid > 0 && tid <= num_transition_ids_);
+  return log_probs_.Get(tid);
+}
+
+bool TransitionModel::operator==(const TransitionModel &other) const {
+  return topo_ == other.topo_ && tuples_ == other.tuples_ &&
+         log_probs_.ToHost() == other.log_probs_.ToHost();
+}
+
+}  // namespace nnet3
