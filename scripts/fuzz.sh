@@ -19,9 +19,6 @@ seconds=${1:-60}
 [ $# -gt 0 ] && shift
 case $seconds in '' | *[!0-9]*) echo "Usage: scripts/fuzz.sh [SECONDS] [TARGET...]" >&2; exit 1 ;; esac
 
-scripts/sanitize-setup.sh || { echo "fuzz: build failed" >&2; exit 1; }
-B=build-sanitize
-
 # Targets and their seed directories.
 declare -A seeds
 all=()
@@ -32,13 +29,20 @@ while read -r name rest; do
 done < tests/fuzz/targets.txt
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
+for t in "${targets[@]}"; do
+  [ -n "${seeds[$t]+x}" ] || { echo "fuzz: no target '$t' (tests/fuzz/targets.txt)" >&2; exit 1; }
+done
+
+# Only the fuzzers: the rest of build-sanitize/ is for test.sh --sanitize.
+scripts/sanitize-setup.sh "${targets[@]/#/tests/fuzz/fuzz-}" ||
+  { echo "fuzz: build failed" >&2; exit 1; }
+B=build-sanitize
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 printf '%-12s %12s %8s %8s %8s\n' target executions crashes timeouts ooms
 total_bad=0
 for t in "${targets[@]}"; do
-  if [ -z "${seeds[$t]+x}" ]; then echo "fuzz: no target '$t'" >&2; exit 1; fi
   work=$B/fuzz-corpus/$t art=$B/fuzz-artifacts/$t log=$B/fuzz-logs/$t.log
   mkdir -p "$work" "$art" "$(dirname "$log")"
   dirs=(tests/fuzz/corpus/"$t")

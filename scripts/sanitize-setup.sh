@@ -4,6 +4,7 @@
 # (-Dfuzz=true) and the test suites, CPU only. Installs clang and
 # libclang-rt-14-dev when missing. Used by `scripts/test.sh --sanitize` and
 # scripts/fuzz.sh; a first build takes a long time on a small machine.
+# Usage: scripts/sanitize-setup.sh [NINJA-TARGET...]   (default: everything)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,4 +30,4 @@ if [ ! -f $B/build.ninja ]; then
     -Dcuda=disabled -Db_sanitize=address,undefined -Db_lundef=false \
     -Dcpp_args=-fno-sanitize-recover=all >&2
 fi
-nice ninja -C $B -j"$(nproc)" >&2
+nice ninja -C $B -j"$(nproc)" "$@" >&2
