@@ -13,6 +13,8 @@
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]     (default 60 s, all)
 #   nice scripts/fuzz.sh 600                        # the release check
 #   scripts/fuzz.sh 30 matrix egs
+# Do not rebuild build-sanitize/ while it runs: the fuzzers load its
+# libnnet3.so, and every job would then fail.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -47,7 +49,9 @@ for t in "${targets[@]}"; do
   mkdir -p "$work" "$art" "$(dirname "$log")"
   dirs=(tests/fuzz/corpus/"$t")
   for s in ${seeds[$t]}; do dirs+=("$s"); done
-  nice "$B/tests/fuzz/fuzz-$t" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 \
+  # timeout: libFuzzer's fork mode can loop without counting time when
+  # every job dies at once (e.g. its library was rebuilt under it).
+  timeout -k 10 $((seconds + 120)) nice "$B/tests/fuzz/fuzz-$t" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 \
     -ignore_ooms=1 -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -malloc_limit_mb=1024 -artifact_prefix="$art/" "$work" "${dirs[@]}" > "$log" 2>&1
   # Fork mode's status lines: "#N: cov: ... oom/timeout/crash: a/b/c ...".

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <ext/stdio_filebuf.h>
 
@@ -33,7 +34,11 @@ bool SplitOffset(const std::string &name, std::string *file, int64_t *offset) {
   for (size_t i = colon + 1; i < name.size(); i++)
     if (!std::isdigit(static_cast<unsigned char>(name[i]))) return false;
   if (file) *file = name.substr(0, colon);
-  if (offset) *offset = std::stoll(name.substr(colon + 1));
+  if (offset) {
+    errno = 0;
+    *offset = std::strtoll(name.c_str() + colon + 1, nullptr, 10);
+    if (errno == ERANGE) NNET3_ERR << "Offset too large in '" << name << "'";
+  }
   return true;
 }
 

@@ -32,8 +32,11 @@ std::string Sandbox(const std::string &scp, const std::string &archive) {
     if (space != std::string::npos) {
       std::string name = nnet3::Trim(trimmed.substr(space + 1));
       std::string file, range;
-      nnet3::ClassifyRxfilename(name);
-      nnet3::SplitRangeSuffix(name, &file, &range);
+      try {  // a bad range is the reader's error too: keep such lines
+        nnet3::ClassifyRxfilename(name);
+        nnet3::SplitRangeSuffix(name, &file, &range);
+      } catch (const nnet3::UserError &) {
+      }
       if (name.compare(0, 3, "ARK") != 0) continue;
       std::string rest = name.substr(3);
       if (!rest.empty() && rest[0] != ':' && rest[0] != '[') continue;
