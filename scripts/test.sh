@@ -4,11 +4,32 @@
 # test cases: each Catch2 test case, and each other test program (the
 # command-line scripts) as one.
 # Exit status is non-zero when anything failed. Usage: scripts/test.sh
-# [meson test options, e.g. --suite unit].
+# [--sanitize] [meson test options, e.g. --suite unit].
+#
+# --sanitize: builds build-sanitize/ (scripts/sanitize-setup.sh: clang,
+# AddressSanitizer + UndefinedBehaviorSanitizer, any finding fails the
+# test) and runs the unit, command-line and fuzz-corpus suites there, or the
+# suites given (e.g. --suite unit). See README.md for how long it takes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-if ! scripts/setup.sh; then
+build=build
+timeout_multiplier=1
+suites=()
+if [ "${1:-}" = "--sanitize" ]; then
+  shift
+  build=build-sanitize
+  timeout_multiplier=4
+  # Leaks and every UBSan finding fail the test; ASan's own checks always do.
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+  export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+  case " $* " in *" --suite "*) ;; *) suites=(--suite unit --suite cli --suite fuzz) ;; esac
+  setup=scripts/sanitize-setup.sh
+else
+  setup=scripts/setup.sh
+fi
+
+if ! $setup; then
   echo "setup or build failed"
   echo "0 passed, 1 failed"
   exit 1
@@ -16,7 +37,8 @@ fi
 
 stdout_was_link=0
 [ -L /dev/stdout ] && stdout_was_link=1
-meson test -C build --print-errorlogs --num-processes "$(nproc)" "$@"
+meson test -C "$build" --print-errorlogs --num-processes "$(nproc)" \
+  --timeout-multiplier "$timeout_multiplier" "${suites[@]}" "$@"
 status=$?
 
 # No test may replace /dev/null (a writer renaming a temporary file over it
@@ -34,7 +56,7 @@ if [ "$stdout_was_link" -eq 1 ] && [ ! -L /dev/stdout ]; then
 fi
 
 # meson's summary is not a line CI recognises; count from its JSON log.
-python3 - build/meson-logs/testlog.json "$null_broken" <<'PY'
+python3 - "$build/meson-logs/testlog.json" "$null_broken" <<'PY'
 import json, re, sys
 passed = failed = skipped = 0
 failed += int(sys.argv[2])  # /dev/null or /dev/stdout replaced

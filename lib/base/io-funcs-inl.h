@@ -2,6 +2,7 @@
 #ifndef NNET3_BASE_IO_FUNCS_INL_H_
 #define NNET3_BASE_IO_FUNCS_INL_H_
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -143,9 +144,17 @@ void ReadIntegerVector(std::istream &is, bool binary, std::vector<T> *v) {
     int32_t n;
     is.read(reinterpret_cast<char *>(&n), sizeof(n));
     if (is.fail() || n < 0) io_internal::ReadFailure(is, "a vector length");
-    v->resize(n);
-    if (n > 0) is.read(reinterpret_cast<char *>(v->data()), sizeof(T) * n);
-    if (is.fail()) io_internal::ReadFailure(is, "integer vector data");
+    v->clear();
+    v->reserve(
+        CheckCountFits(is, n, sizeof(T), "The length of an integer vector"));
+    // In chunks, so that memory grows only as the data arrives.
+    for (int64_t done = 0; done < n;) {
+      int64_t m = std::min<int64_t>(n - done, int64_t(1) << 16);
+      v->resize(done + m);
+      is.read(reinterpret_cast<char *>(v->data() + done), sizeof(T) * m);
+      if (is.fail()) io_internal::ReadFailure(is, "integer vector data");
+      done += m;
+    }
   } else {
     is >> std::ws;
     if (is.peek() != '[') io_internal::ReadFailure(is, "'[' (integer vector)");
@@ -198,12 +207,16 @@ void ReadIntegerPairVector(std::istream &is, bool binary,
     int32_t n;
     is.read(reinterpret_cast<char *>(&n), sizeof(n));
     if (is.fail() || n < 0) io_internal::ReadFailure(is, "a vector length");
-    v->resize(n);
-    for (auto &p : *v) {
+    v->clear();
+    v->reserve(
+        CheckCountFits(is, n, 2 * sizeof(T), "The length of a pair vector"));
+    for (int32_t i = 0; i < n; i++) {
+      std::pair<T, T> p;
       is.read(reinterpret_cast<char *>(&p.first), sizeof(T));
       is.read(reinterpret_cast<char *>(&p.second), sizeof(T));
+      if (is.fail()) io_internal::ReadFailure(is, "pair vector data");
+      v->push_back(p);
     }
-    if (is.fail()) io_internal::ReadFailure(is, "pair vector data");
   } else {
     is >> std::ws;
     if (is.peek() != '[') io_internal::ReadFailure(is, "'[' (pair vector)");

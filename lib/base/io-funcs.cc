@@ -1,9 +1,14 @@
 #include "base/io-funcs.h"
 
+#include <strings.h>
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
-#include <strings.h>
+#include <ext/stdio_filebuf.h>
+#include <sstream>
 
 namespace nnet3 {
 namespace io_internal {
@@ -118,6 +123,42 @@ std::string PeekWholeToken(std::istream &is, bool binary) {
 
 void CheckStream(std::istream &is, const char *what) {
   if (is.fail()) io_internal::ReadFailure(is, what);
+}
+
+int64_t StreamBytesLeft(std::istream &is) {
+  std::streambuf *buf = is.rdbuf();
+  if (buf == nullptr) return -1;
+  if (auto *fd_buf = dynamic_cast<__gnu_cxx::stdio_filebuf<char> *>(buf)) {
+    struct stat st;
+    if (fstat(fd_buf->fd(), &st) != 0 || !S_ISREG(st.st_mode)) return -1;
+    // A query without movement: the buffer is kept (one lseek).
+    std::streamoff pos = buf->pubseekoff(0, std::ios::cur, std::ios::in);
+    if (pos < 0) return -1;
+    return std::max<int64_t>(0, static_cast<int64_t>(st.st_size) - pos);
+  }
+  if (dynamic_cast<std::stringbuf *>(buf) != nullptr) {
+    std::streampos pos = buf->pubseekoff(0, std::ios::cur, std::ios::in);
+    if (pos == std::streampos(-1)) return -1;
+    std::streampos end = buf->pubseekoff(0, std::ios::end, std::ios::in);
+    buf->pubseekpos(pos, std::ios::in);
+    if (end == std::streampos(-1)) return -1;
+    return std::max<int64_t>(0, static_cast<int64_t>(end - pos));
+  }
+  return -1;
+}
+
+int64_t CheckCountFits(std::istream &is, int64_t count, int64_t min_bytes_each,
+                       const std::string &what) {
+  if (count < 0)
+    NNET3_ERR << what << " is " << count
+              << " (negative: truncated or corrupted data?)";
+  int64_t left = StreamBytesLeft(is);
+  if (left < 0) return std::min(count, kUnknownSizeReserve);
+  if (min_bytes_each > 0 && count > left / min_bytes_each)
+    NNET3_ERR << what << " is " << count << ", but only " << left
+              << " bytes are left to read, too few for that many (at least "
+              << min_bytes_each << " bytes each): truncated or corrupted data?";
+  return count;
 }
 
 bool ReadTextFloat(std::istream &is, double *value) {

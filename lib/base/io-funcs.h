@@ -57,8 +57,7 @@ std::string PeekWholeToken(std::istream &is, bool binary);
 // Integer vectors: binary is a sizeof(T) byte, a raw int32 count and raw
 // elements; text is "[ 1 2 3 ]\n".
 template <class T>
-void WriteIntegerVector(std::ostream &os, bool binary,
-                        const std::vector<T> &v);
+void WriteIntegerVector(std::ostream &os, bool binary, const std::vector<T> &v);
 template <class T>
 void ReadIntegerVector(std::istream &is, bool binary, std::vector<T> *v);
 
@@ -73,6 +72,24 @@ void ReadIntegerPairVector(std::istream &is, bool binary,
 
 // Throws UserError describing the stream position if `is` has failed.
 void CheckStream(std::istream &is, const char *what);
+
+// Counts read from a file (rows, elements, components, list lengths) must
+// not make a reader allocate more than the file can hold: a 20-byte file
+// may not ask for 16 GB.
+//
+// StreamBytesLeft returns the bytes `is` can still deliver: known for string
+// streams and for regular files (util/kaldi-io.h's inputs, including
+// standard input redirected from a file), -1 when unknown (pipes,
+// terminals, other stream buffers).
+int64_t StreamBytesLeft(std::istream &is);
+// Throws UserError ("<what> is N, but only M bytes are left ...") when
+// `count` is negative, or when the stream is known to hold fewer than
+// count * min_bytes_each bytes. Returns how many items a reader may reserve
+// up front: `count`, or at most kUnknownSizeReserve when the stream's size
+// is unknown (a reader then grows its memory only as items arrive).
+int64_t CheckCountFits(std::istream &is, int64_t count, int64_t min_bytes_each,
+                       const std::string &what);
+constexpr int64_t kUnknownSizeReserve = 4096;
 
 // Reads one whitespace-delimited word in text mode and converts it to a
 // float, accepting inf, -inf and nan (any case) as Kaldi's text readers do.

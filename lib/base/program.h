@@ -14,9 +14,14 @@
 // It sets the program name used on every log line, runs the body, and turns
 // what escapes it into Kaldi's exit statuses: ExitRequest (from --help or a
 // bad option) → its code; UserError → one `ERROR (...)` line, status 1;
+// std::bad_alloc → an out-of-memory `ERROR (...)` line, status 1;
 // InternalError or any other exception → one `ERROR (...)` line, status 2.
+// Under an address-space limit (ulimit -v) it first starts the program
+// again with OPENBLAS_NUM_THREADS=1, so that no BLAS worker thread can hang
+// retrying an allocation that does not fit (device/blas-workspace.h).
 // Also ignores SIGPIPE so that `prog ... | head` ends with a write error
-// instead of a silent kill.
+// instead of a silent kill, and SIGXFSZ so that a write past `ulimit -f`
+// is a write error ("File too large") instead of a kill.
 #ifndef NNET3_BASE_PROGRAM_H_
 #define NNET3_BASE_PROGRAM_H_
 

@@ -131,8 +131,13 @@ void ReadIoList(std::istream &is, bool binary, const char *num_token,
               << " (must be >= 0)";
   ExpectToken(is, binary, list_token);
   list->clear();
-  list->resize(size);
-  for (IoSpecification &io : *list) io.Read(is, binary);
+  // Each <IoSpecification> takes more than 16 bytes of the file.
+  list->reserve(CheckCountFits(
+      is, size, 16, std::string("Reading <ComputationRequest>: ") + num_token));
+  for (int32_t i = 0; i < size; i++) {
+    list->emplace_back();
+    list->back().Read(is, binary);
+  }
 }
 
 }  // namespace

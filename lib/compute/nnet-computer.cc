@@ -246,6 +246,8 @@ void NnetComputer::ExecPropagate(const Command &c) {
         c.arg3 == c.arg4 ? no_input : input, output, memo.get());
   }
   if (c.arg5 > 0) SaveMemo(c.arg5, *component, memo.release());
+  if (options_.check_finite && first_non_finite_ < 0 && !output.IsFinite())
+    first_non_finite_ = c.arg1;
 }
 
 void NnetComputer::ExecBackprop(const Command &c) {

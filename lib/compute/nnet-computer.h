@@ -64,6 +64,10 @@ class OptionsRegistry;
 struct NnetComputeOptions {
   // Logs each command and the sum of what it wrote. Also on at --verbose>=5.
   bool debug = false;
+  // Checks each propagate's output for inf and NaN and remembers the first
+  // component whose output was not finite (FirstNonFiniteComponent). Not an
+  // option: the trainer turns it on to explain a non-finite step.
+  bool check_finite = false;
   // Registers "debug"; programs pass a sub-registry named "computation",
   // giving --computation.debug.
   void Register(OptionsRegistry *opts);
@@ -99,6 +103,9 @@ class NnetComputer {
   const MatrixView &GetOutput(const std::string &node_name);
   // Like GetOutput, but moves the matrix into `output`.
   void GetOutputDestructive(const std::string &node_name, Matrix *output);
+  // With options.check_finite: the index of the first component whose
+  // propagate wrote inf or NaN so far, or -1.
+  int32_t FirstNonFiniteComponent() const { return first_non_finite_; }
 
  private:
   using Command = NnetComputation::Command;
@@ -154,6 +161,7 @@ class NnetComputer {
   Nnet *nnet_to_update_;
   Device *device_;
   bool debug_ = false;
+  int32_t first_non_finite_ = -1;  // see FirstNonFiniteComponent()
   int32_t program_counter_ = 0;
   std::vector<int32_t> pending_commands_;
 

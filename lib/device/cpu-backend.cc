@@ -11,6 +11,7 @@
 #include "base/error.h"
 #include "device/cpu-gemm.h"
 #include "device/cpu-kernels.h"
+#include "device/blas-workspace.h"
 #include "device/cpu-loops.h"
 
 namespace nnet3 {
@@ -60,6 +61,8 @@ void TransposeInto(float alpha, ConstMatView src, MatView dst, bool add) {
 }
 
 }  // namespace
+
+CpuBackend::CpuBackend() { ReserveBlasWorkspace(); }
 
 // ---- memory ----
 

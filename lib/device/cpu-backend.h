@@ -26,6 +26,9 @@ namespace nnet3 {
 
 class CpuBackend : public Backend {
  public:
+  // Under an address-space limit, makes the BLAS library take its work
+  // buffer now (device/blas-workspace.h); UserError if it cannot fit.
+  CpuBackend();
   std::string Name() const override { return "cpu"; }
   bool IsGpu() const override { return false; }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "base/error.h"
@@ -34,6 +35,15 @@ uint16_t LoadU16(const uint8_t *p) {
 
 void StoreU16(uint16_t v, uint8_t *p) { std::memcpy(p, &v, sizeof(v)); }
 
+// A double truncated to int as x86's cvttsd2si does, without the undefined
+// behaviour of static_cast: NaN and values outside int give INT_MIN (so
+// that inf and NaN in the data compress to the bytes Kaldi writes on x86).
+int TruncateToInt(double x) {
+  if (!(x > -2147483649.0 && x < 2147483648.0))
+    return std::numeric_limits<int>::min();
+  return static_cast<int>(x);
+}
+
 // Kaldi's FloatToUint16 / FloatToUint8: the fraction is a float; adding
 // 0.499 promotes to double before truncation.
 int FractionCode(float min_value, float range, float value, int levels) {
@@ -41,7 +51,7 @@ int FractionCode(float min_value, float range, float value, int levels) {
   if (f > 1.0f) f = 1.0f;
   if (f < 0.0f) f = 0.0f;
   float scaled = f * static_cast<float>(levels);
-  return static_cast<int>(static_cast<double>(scaled) + 0.499);
+  return TruncateToInt(static_cast<double>(scaled) + 0.499);
 }
 
 // Kaldi's Uint16ToFloat: all in float, with 1/65535 as a float constant,
@@ -57,15 +67,15 @@ uint8_t ValueToByte(float p0, float p25, float p75, float p100, float value) {
   int ans;
   if (value < p25) {
     float f = (value - p0) / (p25 - p0);
-    ans = static_cast<int>(static_cast<double>(f * 64.0f) + 0.5);
+    ans = TruncateToInt(static_cast<double>(f * 64.0f) + 0.5);
     ans = std::min(std::max(ans, 0), 64);
   } else if (value < p75) {
     float f = (value - p25) / (p75 - p25);
-    ans = 64 + static_cast<int>(static_cast<double>(f * 128.0f) + 0.5);
+    ans = 64 + TruncateToInt(static_cast<double>(f * 128.0f) + 0.5);
     ans = std::min(std::max(ans, 64), 192);
   } else {
     float f = (value - p75) / (p100 - p75);
-    ans = 192 + static_cast<int>(static_cast<double>(f * 63.0f) + 0.5);
+    ans = 192 + TruncateToInt(static_cast<double>(f * 63.0f) + 0.5);
     ans = std::min(std::max(ans, 192), 255);
   }
   return static_cast<uint8_t>(ans);

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <new>
+#include <sstream>
 
 #include "base/error.h"
 #include "base/io-funcs.h"
@@ -92,6 +94,43 @@ void ExpectOpenBracket(std::istream &is, const char *what) {
   is.get();
 }
 
+// Grows a read buffer; running out of memory is a UserError that says how
+// much the object needs (`total_bytes`), not a bare std::bad_alloc.
+[[noreturn]] void OutOfMemory(int64_t total_bytes, const char *what) {
+  std::ostringstream message;
+  message << "Out of memory: could not allocate the " << total_bytes
+          << " bytes needed to read a " << what
+          << " (raise the memory limit, e.g. ulimit -v)";
+  throw UserError(message.str(), SourceLocation{__FILE__, __LINE__, __func__});
+}
+
+template <class T>
+void ResizeOrFail(std::vector<T> *v, int64_t size, int64_t total_bytes,
+                  const char *what) {
+  try {
+    v->resize(size);
+  } catch (const std::bad_alloc &) {
+    OutOfMemory(total_bytes, what);
+  }
+}
+
+// Reserves room for `count` items of `width` bytes each in the file only
+// when the stream is known to still hold them all (no regrowth); otherwise
+// the reader grows the buffer chunk by chunk as the data arrives, so that
+// a count larger than the file never allocates more than the file holds
+// (and the truncation is reported with what was read).
+template <class T>
+void ReserveIfHeld(std::istream &is, std::vector<T> *v, int64_t count,
+                   int64_t width, const char *what) {
+  const int64_t left = StreamBytesLeft(is);
+  if (left < 0 || count > left / width) return;
+  try {
+    v->reserve(count);
+  } catch (const std::bad_alloc &) {
+    OutOfMemory(count * static_cast<int64_t>(sizeof(T)), what);
+  }
+}
+
 }  // namespace
 
 void CheckReadSize(int64_t rows, int64_t cols, const char *what) {
@@ -107,10 +146,11 @@ void CheckReadSize(int64_t rows, int64_t cols, const char *what) {
 void ReadRawBytes(std::istream &is, int64_t bytes, const char *what,
                   std::vector<uint8_t> *out) {
   out->clear();
+  ReserveIfHeld(is, out, bytes, 1, what);
   int64_t done = 0;
   while (done < bytes) {
     int64_t n = std::min(kChunkBytes, bytes - done);
-    out->resize(done + n);
+    ResizeOrFail(out, done + n, bytes, what);
     is.read(reinterpret_cast<char *>(out->data() + done), n);
     done += is.gcount();
     if (is.gcount() != n) {
@@ -126,12 +166,14 @@ void ReadRawValues(std::istream &is, int64_t count, bool is_double,
   size_t width = is_double ? sizeof(double) : sizeof(float);
   const char *unit = is_double ? "doubles" : "floats";
   out->clear();
+  ReserveIfHeld(is, out, count, static_cast<int64_t>(width), what);
   int64_t per_chunk = kChunkBytes / static_cast<int64_t>(width);
   std::vector<double> dbuf;
   int64_t done = 0;
   while (done < count) {
     int64_t n = std::min(per_chunk, count - done);
-    out->resize(done + n);
+    ResizeOrFail(out, done + n, count * static_cast<int64_t>(sizeof(float)),
+                 what);
     int64_t got;
     if (is_double) {
       dbuf.resize(n);

@@ -86,7 +86,9 @@ void ReadPosterior(std::istream &is, bool binary, Posterior *post) {
   if (num_frames < 0 || num_frames > kMaxPosteriorFrames)
     NNET3_ERR << "Reading posterior: bad number of frames " << num_frames
               << " (corrupted data?)";
-  post->reserve(num_frames);
+  // A frame takes at least 4 bytes of the file (its count).
+  post->reserve(CheckCountFits(is, num_frames, 4,
+                               "The number of frames of a posterior"));
   for (int32_t t = 0; t < num_frames; t++) {
     int32_t num_pairs;
     ReadBasicType(is, binary, &num_pairs);

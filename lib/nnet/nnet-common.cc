@@ -22,8 +22,8 @@ void Index::Read(std::istream &is, bool binary) {
   ReadBasicType(is, binary, &x);
 }
 
-size_t IndexVectorHasher::operator()(const std::vector<Index> &v) const
-    noexcept {
+size_t IndexVectorHasher::operator()(
+    const std::vector<Index> &v) const noexcept {
   size_t h = v.size();
   IndexHasher ih;
   // Hashing every element of long vectors is wasteful; a stride keeps the
@@ -154,16 +154,23 @@ void ReadIndexVector(std::istream &is, bool binary, std::vector<Index> *vec) {
   ReadBasicType(is, binary, &size);
   if (size < 0 || size > (1 << 28))
     NNET3_ERR << "Bad size " << size << " of an index vector (<I1V>)";
-  vec->resize(size);
+  // Each element takes at least a byte: grow only as elements arrive.
+  vec->clear();
+  vec->reserve(CheckCountFits(is, size, 1, "The size of an index vector"));
   if (!binary) {
-    for (Index &index : *vec) index.Read(is, binary);
+    for (int32_t i = 0; i < size; i++) {
+      vec->emplace_back();
+      vec->back().Read(is, binary);
+    }
     return;
   }
   for (int32_t i = 0; i < size; i++) {
     int c = is.get();
-    if (c == EOF) NNET3_ERR << "Truncated index vector (<I1V>) at element " << i;
+    if (c == EOF)
+      NNET3_ERR << "Truncated index vector (<I1V>) at element " << i;
     signed char code = static_cast<signed char>(c);
-    Index &index = (*vec)[i];
+    vec->emplace_back();
+    Index &index = vec->back();
     if (code == 127) {
       ReadBasicType(is, true, &index.n);
       ReadBasicType(is, true, &index.t);

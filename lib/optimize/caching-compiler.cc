@@ -315,9 +315,18 @@ void CachingOptimizingCompiler::ReadCacheInternal(std::istream &is, bool binary,
   }
   std::vector<ComputationCacheEntry> entries;
   ReadComputationCacheEntries(is, binary, &entries);
-  if (VerboseLevel() >= 2)
-    for (const ComputationCacheEntry &e : entries)
-      CheckComputation(nnet_, *e.second, /*check_rewrite=*/false);
+  // A damaged cache whose fingerprint still matches must not reach the
+  // computer: every computation read is checked (a UserError naming the
+  // entry, not a crash).
+  for (size_t i = 0; i < entries.size(); i++) {
+    try {
+      CheckComputation(nnet_, *entries[i].second, /*check_rewrite=*/false);
+    } catch (const InternalError &e) {
+      NNET3_ERR << "Reading " << source << ": computation " << i
+                << " is corrupted (" << e.what()
+                << "); delete the cache file to compile again";
+    }
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   for (ComputationCacheEntry &e : entries)
     stats_.evictions += cache_.Insert(e.first, std::move(e.second));

@@ -83,7 +83,9 @@ void ReadComputationCacheEntries(std::istream &is, bool binary,
               << size << " (expected a count >= 0)";
   ExpectToken(is, binary, "<ComputationCache>");
   entries->clear();
-  entries->reserve(size);
+  // Each entry takes far more than 16 bytes of the file.
+  entries->reserve(
+      CheckCountFits(is, size, 16, "<ComputationCacheSize> of the cache"));
   for (int32_t i = 0; i < size; i++) {
     ComputationRequest request;
     request.Read(is, binary);

@@ -12,6 +12,9 @@
 
 namespace nnet3 {
 
+// Phone ids index a table: a corrupted id must not allocate gigabytes.
+constexpr int32_t kMaxPhone = 10000000;
+
 void HmmTopology::Read(std::istream &is, bool binary) {
   ExpectToken(is, binary, "<Topology>");
   phones_.clear();
@@ -92,6 +95,9 @@ void HmmTopology::ReadTextEntry(std::istream &is) {
   const int32_t index = static_cast<int32_t>(entries_.size());
   entries_.push_back(entry);
   for (int32_t phone : phones) {
+    if (phone < 0 || phone > kMaxPhone)
+      NNET3_ERR << "Reading HmmTopology: phone " << phone
+                << " is out of range (0 to " << kMaxPhone << ")";
     if (static_cast<int32_t>(phone2idx_.size()) <= phone)
       phone2idx_.resize(phone + 1, -1);
     if (phone2idx_[phone] != -1)

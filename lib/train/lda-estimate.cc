@@ -112,6 +112,13 @@ void LdaEstimate::Read(std::istream &is, bool binary, bool add) {
     NNET3_ERR << "LdaEstimate::Read, dimension or classes count mismatch, "
               << NumClasses() << ", " << Dim() << ", vs. " << num_classes
               << ", " << dim << " (are these stats from the same setup?)";
+  // The stats hold num_classes x dim and dim x (dim + 1) / 2 values: a
+  // file too short for them is corrupted, however large the sizes claim.
+  if (!adding)
+    CheckCountFits(is,
+                   static_cast<int64_t>(dim) * num_classes +
+                       static_cast<int64_t>(dim) * (dim + 1) / 2,
+                   1, "The number of LDA statistics");
   if (!adding) Init(num_classes, dim);
   std::vector<double> zero;
   DoubleMatrix first;

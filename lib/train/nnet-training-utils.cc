@@ -126,8 +126,7 @@ bool UpdateWithMaxChange(
   const double param_delta = std::sqrt(param_delta_squared) * std::fabs(scale);
   if (!std::isfinite(param_delta)) {
     NNET3_WARN << "Infinite parameter change, will not apply.";
-    if (delta_to_scale != nullptr) ScaleNnet(0.0f, delta_to_scale);
-    return false;
+    return false;  // the delta is left as it is, for the caller to explain
   }
   const double global_limit = max_param_change * max_change_scale;
   if (max_param_change != 0.0f && param_delta > global_limit) {

@@ -46,8 +46,9 @@ bool UpdateNnetWithMaxChange(
     float scale, Nnet *nnet,
     std::vector<int32_t> *num_max_change_per_component_applied,
     int32_t *num_max_change_global_applied);
-// The same, and then delta_nnet *= delta_scale (0 if the change was not
-// applied), each component's addition and scaling in one pass over its
+// The same, and then delta_nnet *= delta_scale (when the change is not
+// finite: nothing applied, the delta left as it is), each component's
+// addition and scaling in one pass over its
 // parameters (Component::AddAndScaleSource): the trainer's update followed
 // by its momentum step, without a second sweep over the delta.
 bool UpdateNnetWithMaxChangeAndScaleDelta(

@@ -1,5 +1,6 @@
 #include "train/nnet-training.h"
 
+#include <cmath>
 #include <sstream>
 #include <utility>
 
@@ -139,10 +140,12 @@ void NnetTrainer::Train(const NnetExample &eg) {
       num_minibatches_processed_ % interval == srand_seed_ % interval) {
     FreezeNaturalGradient(true, delta_nnet_.get());
     nnet_->ResetGenerators(seed);
-    TrainInternalBackstitch(eg, *computation, true);
+    const bool applied = TrainInternalBackstitch(eg, *computation, true);
     FreezeNaturalGradient(false, delta_nnet_.get());
-    nnet_->ResetGenerators(seed);
-    TrainInternalBackstitch(eg, *computation, false);
+    if (applied) {
+      nnet_->ResetGenerators(seed);
+      TrainInternalBackstitch(eg, *computation, false);
+    }
   } else {
     nnet_->ResetGenerators(seed);
     TrainInternal(eg, *computation);
@@ -158,7 +161,10 @@ void NnetTrainer::Train(const NnetExample &eg) {
 
 void NnetTrainer::ForwardBackward(const NnetExample &eg,
                                   const NnetComputation &computation,
-                                  const std::string &suffix) {
+                                  const std::string &suffix,
+                                  std::vector<ObjectiveRecord> *objfs) {
+  guard_.SaveStats(*nnet_);
+  objfs->clear();
   // Stats go into nnet_ (the first argument), updates into delta_nnet_.
   NnetComputer computer(config_.compute_config, computation, nnet_,
                         delta_nnet_.get());
@@ -170,38 +176,99 @@ void NnetTrainer::ForwardBackward(const NnetExample &eg,
         ComputeObjectiveFromOutput(io.features,
                                    nnet_->GetNode(node).objective_type, io.name,
                                    output, &tot_weight, &tot_objf, deriv);
-        objf_info_[io.name + suffix].UpdateStats(
-            io.name + suffix, config_.print_interval,
-            num_minibatches_processed_, tot_weight, tot_objf, 0.0, report_);
+        objfs->push_back({io.name + suffix, tot_weight, tot_objf});
       },
       &computer);
 }
 
-void NnetTrainer::TrainInternal(const NnetExample &eg,
-                                const NnetComputation &computation) {
-  ForwardBackward(eg, computation, "");
-  UpdateAfterBackward(GetNumNvalues(eg));
+std::string NnetTrainer::NonFiniteObjective(
+    const std::vector<ObjectiveRecord> &objfs) {
+  for (const ObjectiveRecord &r : objfs) {
+    if (std::isfinite(r.objf) && std::isfinite(r.weight)) continue;
+    std::ostringstream os;
+    os << "the objective for '" << r.name << "' is " << r.objf;
+    return os.str();
+  }
+  return "";
 }
 
-void NnetTrainer::UpdateAfterBackward(int32_t num_sequences) {
+void NnetTrainer::RecordObjectives(const std::vector<ObjectiveRecord> &objfs) {
+  for (const ObjectiveRecord &r : objfs)
+    objf_info_[r.name].UpdateStats(r.name, config_.print_interval,
+                                   num_minibatches_processed_, r.weight, r.objf,
+                                   0.0, report_);
+}
+
+void NnetTrainer::SkipNonFiniteStep(const NnetExample &eg,
+                                    const NnetComputation &computation,
+                                    const std::string &what) {
+  guard_.RestoreStats(nnet_);
+  // Explained before the change is dropped: the explanation may name the
+  // component whose change is not finite.
+  const std::string where = ExplainNonFiniteStep(
+      *nnet_, eg, computation, config_.compute_config, *delta_nnet_);
+  ScaleNnet(0.0f, delta_nnet_.get());
+  num_non_finite_steps_++;
+  NNET3_WARN << "Minibatch " << num_minibatches_processed_ << ": " << what
+             << "; not applying this step, the model is unchanged: " << where;
+}
+
+void NnetTrainer::TrainInternal(const NnetExample &eg,
+                                const NnetComputation &computation) {
+  std::vector<ObjectiveRecord> objfs;
+  ForwardBackward(eg, computation, "", &objfs);
+  std::string non_finite = NonFiniteObjective(objfs);
+  if (!non_finite.empty())
+    return SkipNonFiniteStep(eg, computation, non_finite);
+  if (!TryUpdate(GetNumNvalues(eg)))
+    return SkipNonFiniteStep(eg, computation,
+                             "the parameter change is not finite");
+  RecordObjectives(objfs);
+}
+
+bool NnetTrainer::UpdateAfterBackward(int32_t num_sequences) {
+  if (TryUpdate(num_sequences)) return true;
+  ScaleNnet(0.0f, delta_nnet_.get());
+  num_non_finite_steps_++;
+  NNET3_WARN << "The parameter change is not finite; not applying this "
+                "step, the model is unchanged";
+  return false;
+}
+
+bool NnetTrainer::TryUpdate(int32_t num_sequences) {
   ApplyL2Regularization(*nnet_, num_sequences * config_.l2_regularize_factor,
                         delta_nnet_.get());
-  if (adam_) adam_->ComputeStep(*nnet_, delta_nnet_.get());
-  // The update, then delta *= momentum (0 if the update was refused), in one
-  // pass over each component's parameters.
-  UpdateNnetWithMaxChangeAndScaleDelta(
-      delta_nnet_.get(), config_.max_param_change, 1.0f,
-      1.0f - config_.momentum, config_.momentum, nnet_,
-      &num_max_change_per_component_applied_, &num_max_change_global_applied_);
+  // Adam's moments must not take in inf or NaN: check the change first.
+  if (adam_) {
+    if (!std::isfinite(DotProduct(*delta_nnet_, *delta_nnet_))) return false;
+    adam_->ComputeStep(*nnet_, delta_nnet_.get());
+  }
+  // The update, then delta *= momentum, in one pass over each component's
+  // parameters; a change that is not finite applies nothing and leaves the
+  // delta for SkipNonFiniteStep to explain.
+  if (!UpdateNnetWithMaxChangeAndScaleDelta(
+          delta_nnet_.get(), config_.max_param_change, 1.0f,
+          1.0f - config_.momentum, config_.momentum, nnet_,
+          &num_max_change_per_component_applied_,
+          &num_max_change_global_applied_))
+    return false;
   // Keeps the batch-norm stats fresh for test mode.
   ScaleBatchnormStats(config_.batchnorm_stats_scale, nnet_);
   ConstrainOrthonormal(&rng_, nnet_);
+  return true;
 }
 
-void NnetTrainer::TrainInternalBackstitch(const NnetExample &eg,
+bool NnetTrainer::TrainInternalBackstitch(const NnetExample &eg,
                                           const NnetComputation &computation,
                                           bool is_backstitch_step1) {
-  ForwardBackward(eg, computation, is_backstitch_step1 ? "" : "_backstitch");
+  std::vector<ObjectiveRecord> objfs;
+  ForwardBackward(eg, computation, is_backstitch_step1 ? "" : "_backstitch",
+                  &objfs);
+  std::string non_finite = NonFiniteObjective(objfs);
+  if (!non_finite.empty()) {
+    SkipNonFiniteStep(eg, computation, non_finite);
+    return false;
+  }
   const float alpha = config_.backstitch_training_scale;
   float max_change_scale, scale_adding;
   if (is_backstitch_step1) {
@@ -217,15 +284,20 @@ void NnetTrainer::TrainInternalBackstitch(const NnetExample &eg,
         1.0f / scale_adding * GetNumNvalues(eg) * config_.l2_regularize_factor,
         delta_nnet_.get());
   }
-  UpdateNnetWithMaxChange(*delta_nnet_, config_.max_param_change,
-                          max_change_scale, scale_adding, nnet_,
-                          &num_max_change_per_component_applied_,
-                          &num_max_change_global_applied_);
+  if (!UpdateNnetWithMaxChange(*delta_nnet_, config_.max_param_change,
+                               max_change_scale, scale_adding, nnet_,
+                               &num_max_change_per_component_applied_,
+                               &num_max_change_global_applied_)) {
+    SkipNonFiniteStep(eg, computation, "the parameter change is not finite");
+    return false;
+  }
+  RecordObjectives(objfs);
   if (is_backstitch_step1)
     ConstrainOrthonormal(&rng_, nnet_);
   else
     ScaleBatchnormStats(config_.batchnorm_stats_scale, nnet_);
   ScaleNnet(0.0f, delta_nnet_.get());
+  return true;
 }
 
 bool NnetTrainer::PrintTotalStats() const {
@@ -234,6 +306,11 @@ bool NnetTrainer::PrintTotalStats() const {
     if (name_and_info.second.PrintTotalStats(name_and_info.first, report_))
       ans = true;
   PrintMaxChangeStats();
+  if (num_non_finite_steps_ > 0)
+    NNET3_WARN << "Skipped " << num_non_finite_steps_ << " of "
+               << num_minibatches_processed_
+               << " minibatches whose objective or parameter change was not "
+                  "finite (see the warnings above)";
   return ans;
 }
 

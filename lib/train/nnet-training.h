@@ -44,6 +44,7 @@
 #include "nnet/nnet.h"
 #include "train/nnet-example.h"
 #include "train/nnet-optimizer.h"
+#include "train/non-finite-guard.h"
 #include "train/objective-function.h"
 #include "train/training-compiler.h"
 
@@ -95,8 +96,15 @@ class NnetTrainer {
   NnetTrainer &operator=(const NnetTrainer &) = delete;
 
   // One minibatch. UserError for an eg that does not fit the network (an
-  // unknown io name, an input or output of the wrong dimension).
+  // unknown io name, an input or output of the wrong dimension). A step
+  // whose objective or parameter change holds inf or NaN is not applied:
+  // the model (parameters and stats) stays as it was, a warning names the
+  // input or the first component that went non-finite, and the objective
+  // totals leave the step out. (With backstitch, a second pass that goes
+  // non-finite leaves the first, backward half-step applied.)
   void Train(const NnetExample &eg);
+  // Steps skipped because they were not finite.
+  int32_t NumNonFiniteSteps() const { return num_non_finite_steps_; }
 
   // Reports the overall objective of each output (sorted by name) and the
   // max-change statistics; returns whether any output had weight.
@@ -127,8 +135,10 @@ class NnetTrainer {
   // into (NnetComputer's nnet_to_update), and the update that follows it in
   // Train (L2, the optimizer, nnet += delta with max-change, batch-norm
   // stats scaling, the orthonormal constraint, momentum).
+  // UpdateAfterBackward returns false (warning, and dropping the change)
+  // when the change is not finite: nothing is applied then.
   Nnet *DeltaNnetForBackward() { return delta_nnet_.get(); }
-  void UpdateAfterBackward(int32_t num_sequences);
+  bool UpdateAfterBackward(int32_t num_sequences);
 
   // Writes the computation cache to --write-cache, if set (Kaldi does this
   // in the trainer's destructor; here the program calls it).
@@ -137,14 +147,35 @@ class NnetTrainer {
   }
 
  private:
+  // One output's objective on one minibatch, recorded into objf_info_
+  // only once the step is known to be finite.
+  struct ObjectiveRecord {
+    std::string name;
+    double weight = 0.0, objf = 0.0;
+  };
   void TrainInternal(const NnetExample &eg, const NnetComputation &computation);
-  void TrainInternalBackstitch(const NnetExample &eg,
+  // UpdateAfterBackward's work; false (nothing applied, the change left as
+  // it was) when the change is not finite.
+  bool TryUpdate(int32_t num_sequences);
+  // False when the step was skipped (not finite).
+  bool TrainInternalBackstitch(const NnetExample &eg,
                                const NnetComputation &computation,
                                bool is_backstitch_step1);
-  // Forward, objectives (logged under name + suffix), backward.
+  // Forward, objectives (under name + suffix, into *objfs), backward.
   void ForwardBackward(const NnetExample &eg,
                        const NnetComputation &computation,
-                       const std::string &suffix);
+                       const std::string &suffix,
+                       std::vector<ObjectiveRecord> *objfs);
+  // A step whose objective or parameter change is not finite: puts the
+  // saved stats back, drops the change (and momentum), warns naming where
+  // it started (train/non-finite-guard.h). `what` says what was not finite.
+  void SkipNonFiniteStep(const NnetExample &eg,
+                         const NnetComputation &computation,
+                         const std::string &what);
+  // "" if every objective is finite, else what was not.
+  static std::string NonFiniteObjective(
+      const std::vector<ObjectiveRecord> &objfs);
+  void RecordObjectives(const std::vector<ObjectiveRecord> &objfs);
 
   NnetTrainerOptions config_;
   Nnet *nnet_;
@@ -158,6 +189,8 @@ class NnetTrainer {
   std::vector<int32_t> num_max_change_per_component_applied_;
   int32_t num_max_change_global_applied_ = 0;
   ReportSink report_;  // empty: NNET3_LOG
+  NonFiniteGuard guard_;
+  int32_t num_non_finite_steps_ = 0;
 };
 
 }  // namespace nnet3

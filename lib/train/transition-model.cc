@@ -45,8 +45,12 @@ void TransitionModel::ReadInternal(std::istream &is, bool binary) {
   ReadBasicType(is, binary, &size);
   if (size < 0 || size > 100000000)
     NNET3_ERR << "Reading TransitionModel: bad number of tuples " << size;
-  tuples_.resize(size);
-  for (Tuple &t : tuples_) {
+  // A tuple takes at least 6 bytes of the file (3 numbers).
+  tuples_.clear();
+  tuples_.reserve(CheckCountFits(is, size, 6, "The number of tuples"));
+  for (int32_t i = 0; i < size; i++) {
+    tuples_.emplace_back();
+    Tuple &t = tuples_.back();
     ReadBasicType(is, binary, &t.phone);
     ReadBasicType(is, binary, &t.hmm_state);
     ReadBasicType(is, binary, &t.forward_pdf);

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <ext/stdio_filebuf.h>
 
@@ -33,7 +34,11 @@ bool SplitOffset(const std::string &name, std::string *file, int64_t *offset) {
   for (size_t i = colon + 1; i < name.size(); i++)
     if (!std::isdigit(static_cast<unsigned char>(name[i]))) return false;
   if (file) *file = name.substr(0, colon);
-  if (offset) *offset = std::stoll(name.substr(colon + 1));
+  if (offset) {
+    errno = 0;
+    *offset = std::strtoll(name.c_str() + colon + 1, nullptr, 10);
+    if (errno == ERANGE) NNET3_ERR << "Offset too large in '" << name << "'";
+  }
   return true;
 }
 
@@ -97,6 +102,15 @@ std::string PrintableWxfilename(const std::string &name) {
 
 void RethrowWithContext(const UserError &e, const std::string &context) {
   throw UserError(context + ": " + e.what(), e.where());
+}
+
+void RethrowWriteError(const UserError &e, const std::ostream &os,
+                       int saved_errno, const std::string &context) {
+  if (!os.fail() || saved_errno == 0) RethrowWithContext(e, context);
+  throw UserError(context + ": write error: " + strerror(saved_errno) +
+                      " (disk full, file-size limit, or the reader of a "
+                      "pipe went away?)",
+                  e.where());
 }
 
 // ---------------------------------------------------------------- Input
@@ -258,6 +272,9 @@ struct Output::Impl {
   OutputType type = OutputType::kNoOutput;
   std::string target;     // the file finally written (plain files)
   std::string temporary;  // non-empty for an atomic output
+  // The temporary file has no name yet (O_TMPFILE): it gets `temporary` as
+  // its name only at Close(), just before the rename.
+  bool unnamed = false;
   std::unique_ptr<FdBuf> buf;
   std::ostream stream{nullptr};
   Subprocess process;
@@ -269,6 +286,26 @@ struct Output::Impl {
 
 static int OpenForWriting(const std::string &path) {
   return open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+}
+
+// An unnamed file in the directory of `path` (O_TMPFILE), which vanishes
+// with the process if it is killed before Close(); -1 where the filesystem
+// does not support that.
+static int OpenUnnamed(const std::string &path) {
+  size_t slash = path.find_last_of('/');
+  std::string dir = slash == std::string::npos ? "."
+                    : slash == 0               ? "/"
+                                               : path.substr(0, slash);
+  return open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+}
+
+// Gives the unnamed file `fd` the name `path` (which must not exist).
+static bool LinkUnnamed(int fd, const std::string &path) {
+  std::string proc = "/proc/self/fd/" + std::to_string(fd);
+  if (linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, path.c_str(),
+             AT_SYMLINK_FOLLOW) == 0)
+    return true;
+  return linkat(fd, "", AT_FDCWD, path.c_str(), AT_EMPTY_PATH) == 0;
 }
 
 // Atomic outputs go through PlanOutputFile (util/output-target.h): regular
@@ -284,7 +321,9 @@ void Output::Impl::OpenFile(const std::string &filename, bool atomic) {
   if (plan.replace) {
     path = plan.file + ".tmp." + std::to_string(getpid()) + "." +
            std::to_string(counter++);
-    fd = OpenForWriting(path);
+    fd = OpenUnnamed(plan.file);
+    unnamed = fd >= 0;
+    if (!unnamed) fd = OpenForWriting(path);
     // A writable file in a directory we may not create files in: write it
     // in place, as Kaldi would, rather than fail.
     if (fd < 0 && plan.existed && (errno == EACCES || errno == EROFS)) {
@@ -314,6 +353,9 @@ std::string Output::Impl::Finish(const std::string &wxfilename) {
     error = "Write error on " + Quoted(PrintableWxfilename(wxfilename));
     if (errno != 0) error += std::string(": ") + strerror(errno);
   }
+  if (unnamed && buf && error.empty() && !LinkUnnamed(buf->fd(), temporary))
+    error = "Cannot create " + Quoted(temporary) + " (to be renamed to " +
+            Quoted(target) + "): " + strerror(errno);
   if (buf && buf->close() == nullptr && error.empty())
     error = "Error closing " + Quoted(PrintableWxfilename(wxfilename)) + ": " +
             strerror(errno);
@@ -334,6 +376,7 @@ std::string Output::Impl::Finish(const std::string &wxfilename) {
     if (!error.empty()) unlink(temporary.c_str());
     temporary.clear();
   }
+  unnamed = false;
   type = OutputType::kNoOutput;
   return error;
 }
@@ -341,7 +384,8 @@ std::string Output::Impl::Finish(const std::string &wxfilename) {
 void Output::Impl::Discard() {
   buf.reset();
   stream.rdbuf(nullptr);
-  unlink(temporary.c_str());
+  if (!unnamed) unlink(temporary.c_str());  // an unnamed file just vanishes
+  unnamed = false;
   temporary.clear();
   type = OutputType::kNoOutput;
 }

@@ -35,9 +35,13 @@
 //
 // Atomic output: Output::Open(name, binary, header, /*atomic=*/true) on a
 // regular file (or a path that does not exist yet) writes to a temporary file
-// beside it ("name.tmp.<pid>.<n>") and renames it over `name` only when
-// Close() succeeds, so a failure (or an exception that destroys the Output
-// without Close) never leaves a half-written file. A symbolic link is
+// beside it and renames it over `name` only when Close() succeeds, so a
+// failure (or an exception that destroys the Output without Close) never
+// leaves a half-written file. The temporary file is unnamed (O_TMPFILE)
+// until Close() names it "name.tmp.<pid>.<n>" just before the rename, so a
+// process killed while writing (SIGKILL, out of memory) leaves nothing
+// behind either; on filesystems without O_TMPFILE it has that name from
+// the start. A symbolic link is
 // followed and its target replaced that way; devices (/dev/null), FIFOs,
 // sockets and /dev/stdout, /dev/fd/N are written in place, never replaced
 // (util/output-target.h decides). WriteKaldiObject() and the table writers
@@ -46,6 +50,7 @@
 #ifndef NNET3_UTIL_KALDI_IO_H_
 #define NNET3_UTIL_KALDI_IO_H_
 
+#include <cerrno>
 #include <cstdint>
 #include <istream>
 #include <memory>
@@ -152,6 +157,14 @@ class Output {
 [[noreturn]] void RethrowWithContext(const UserError &e,
                                      const std::string &context);
 
+// For a writer's UserError: when `os` has failed (a write error: disk full,
+// `ulimit -f`, a reader that went away), rethrows "<context>: write error:
+// <the system's reason> (disk full, or ...)" with errno as it was when the
+// error was caught (`saved_errno`); otherwise as RethrowWithContext.
+[[noreturn]] void RethrowWriteError(const UserError &e, const std::ostream &os,
+                                    int saved_errno,
+                                    const std::string &context);
+
 // Reads an object with `void Read(std::istream&, bool binary)` from a whole
 // extended filename (header detected). Errors name the file.
 template <class T>
@@ -181,7 +194,8 @@ void WriteKaldiObject(const T &obj, const std::string &wxfilename,
   try {
     obj.Write(ko.Stream(), binary);
   } catch (const UserError &e) {
-    RethrowWithContext(e, "Writing '" + PrintableWxfilename(wxfilename) + "'");
+    RethrowWriteError(e, ko.Stream(), errno,
+                      "Writing '" + PrintableWxfilename(wxfilename) + "'");
   }
   ko.Close();
 }

@@ -7,6 +7,8 @@
 //   OutputPlan plan = PlanOutputFile("exp/final.mdl");
 //   if (plan.replace)  write "<plan.file>.tmp.<pid>.<n>", rename onto plan.file
 //   else               open plan.file and write in place
+// (Output keeps that temporary file unnamed, O_TMPFILE, until it is
+// complete, so a killed writer leaves no temporary behind.)
 //
 // The rules (DESIGN.md, "Errors and bad input"):
 //   - a regular file, or a path that does not exist yet, is replaced

@@ -7,10 +7,10 @@
 //   int status = p.Wait();            // as from waitpid()
 //   if (!ExitStatusOk(status, ...)) ... DescribeExitStatus(status) ...
 //
-// The command runs as `/bin/sh -c command` with SIGPIPE restored to its
-// default (even when we ignore it) and an empty signal mask, so it behaves as
-// it would in a shell pipeline. Our pipe ends are close-on-exec, so one
-// command never inherits another's pipe (which would hide end-of-file).
+// The command runs as `/bin/sh -c command` with SIGPIPE and SIGXFSZ restored
+// to their defaults (even when we ignore them) and an empty signal mask, so it
+// behaves as it would in a shell pipeline. Our pipe ends are close-on-exec, so
+// one command never inherits another's pipe (which would hide end-of-file).
 // Starting an output pipe makes this process ignore SIGPIPE, so that writing
 // to a command that died is a write error we can report, not a silent kill.
 #ifndef NNET3_UTIL_SUBPROCESS_H_

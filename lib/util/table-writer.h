@@ -19,8 +19,10 @@
 #ifndef NNET3_UTIL_TABLE_WRITER_H_
 #define NNET3_UTIL_TABLE_WRITER_H_
 
-#include <memory>
+#include <cerrno>
+#include <cstring>
 #include <exception>
+#include <memory>
 #include <string>
 #include <unordered_map>
 
@@ -53,9 +55,10 @@ class TableWriter {
   TableWriter &operator=(const TableWriter &) = delete;
 
   // Throws UserError for an invalid wspecifier or an output that cannot be
-  // opened. Archive and scp files are written atomically (to a temporary
-  // file renamed into place by Close()), so they appear complete or not at
-  // all; "-" and pipes are written as they go.
+  // opened. Archive and scp files, and the files an "scp:" wspecifier
+  // names, are written atomically (to a temporary file renamed into place
+  // by Close()), so they appear complete or not at all; "-" and pipes are
+  // written as they go.
   void Open(const std::string &wspecifier);
   bool IsOpen() const { return open_; }
   // Writes one entry; throws UserError for an invalid key or a write error.
@@ -134,14 +137,16 @@ void TableWriter<Holder>::WriteToArchive(const std::string &key,
   try {
     Holder::Write(os, opts_.binary, value);
   } catch (const UserError &e) {
-    RethrowWithContext(e, "Writing key '" + key + "' to '" +
-                              PrintableWxfilename(archive_name_) + "'");
+    RethrowWriteError(e, os, errno,
+                      "Writing key '" + key + "' to '" +
+                          PrintableWxfilename(archive_name_) + "'");
   }
   if (opts_.flush) os.flush();
   if (os.fail())
     NNET3_ERR << "Write error on '" << PrintableWxfilename(archive_name_)
-              << "' (key '" << key << "'): disk full, or the reader of a "
-              << "pipe went away?";
+              << "' (key '" << key << "'): " << strerror(errno)
+              << " (disk full, file-size limit, or the reader of a pipe "
+              << "went away?)";
   if (both) {
     std::ostream &scp = script_.Stream();
     scp << key << ' ' << archive_name_ << ':' << offset << '\n';
@@ -167,7 +172,7 @@ void TableWriter<Holder>::WriteToScript(const std::string &key,
               << "' of wspecifier '" << wspecifier_ << "'";
   }
   try {
-    Output out(it->second, opts_.binary, true);
+    Output out(it->second, opts_.binary, true, /*atomic=*/true);
     Holder::Write(out.Stream(), opts_.binary, value);
     out.Close();
   } catch (const UserError &e) {

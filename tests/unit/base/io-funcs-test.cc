@@ -162,3 +162,30 @@ TEST_CASE("integer vectors and pair vectors", "[io-funcs]") {
   std::istringstream no_bracket("1 2 ]");
   CHECK_THROWS_AS(ReadIntegerVector(no_bracket, false, &r), UserError);
 }
+
+TEST_CASE("counts read from a stream are checked against what it holds",
+          "[io-funcs]") {
+  // A binary integer vector claiming 2^30 elements in a 20-byte stream:
+  // the error says so before any memory is allocated.
+  std::string bytes("\4", 1);
+  const int32_t n = 1 << 30;
+  bytes.append(reinterpret_cast<const char *>(&n), sizeof(n));
+  bytes.append(15, '\0');
+  std::istringstream is(bytes);
+  std::vector<int32_t> v;
+  std::string message;
+  try {
+    ReadIntegerVector(is, true, &v);
+  } catch (const UserError &e) {
+    message = e.what();
+  }
+  CHECK(message.find("is 1073741824, but only 15 bytes are left") !=
+        std::string::npos);
+  CHECK(v.capacity() < 1000);
+
+  std::istringstream small(std::string(40, 'x'));
+  CHECK(StreamBytesLeft(small) == 40);
+  CHECK(CheckCountFits(small, 10, 4, "ten floats") == 10);
+  CHECK_THROWS_AS(CheckCountFits(small, 11, 4, "eleven floats"), UserError);
+  CHECK_THROWS_AS(CheckCountFits(small, -1, 4, "a negative count"), UserError);
+}
