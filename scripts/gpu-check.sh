@@ -13,6 +13,11 @@
 #
 #   scripts/gpu-check.sh            # exit 0 when the suite passed
 #
+# It needs the build's Debian packages (OpenBLAS, spdlog, fmt, CLI11,
+# Catch2) on the GPU machine. The device tool's machines lack them; there,
+# build here and carry the build instead: scripts/gpu-pack.sh, then run
+# `bash .gpucarry/run.sh` with carry [".gpucarry"] (scripts/gpu-run-prebuilt.sh).
+#
 # Environment: BUILD_DIR (build-gpu), BUDGET (480), GPU_ARCH (e.g. 90),
 # BENCH_OPTS_UTTS (1500), JOBS (nproc).
 set -uo pipefail

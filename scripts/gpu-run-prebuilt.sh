@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs on a lent GPU machine, from the repository root, as .gpucarry/run.sh
+# (scripts/gpu-pack.sh puts it there with the prebuilt CUDA build): unpacks
+# the build and its shared libraries, then runs the gpu suite's
+# device-equivalence test, tests/gpu/gpu-programs.sh and scripts/bench/gpu.sh,
+# each under its own time limit (T_EQ, T_PROG, T_BENCH seconds), and prints
+# their tails; the whole outputs go to $OUT. Sizes: UTTS, TRAIN_MB.
+set -u
+start=$(date +%s)
+el() { echo $(( $(date +%s) - start )); }
+REPO=$PWD
+mkdir -p /tmp/g && tar xJf .gpucarry/g.tar.xz -C /tmp/g || exit 3
+CUB=$(python3 -c 'import nvidia.cublas, os; print(os.path.dirname(nvidia.cublas.__file__) + "/lib")' 2>/dev/null)
+for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
+  [ -e $d/libcublas.so.13 ] && CUB=$d:$CUB
+done
+export LD_LIBRARY_PATH=/tmp/g/deps:$CUB
+nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total --format=csv,noheader
+B=/tmp/g/build
+# The test binaries read the example configs from the source tree they were
+# built in (NNET3_SOURCE_DIR): point that path at this copy.
+src=$(cat $B/source-dir 2> /dev/null || true)
+if [ -n "$src" ] && [ ! -e "$src" ]; then
+  mkdir -p "$(dirname "$src")" && ln -sfn "$REPO" "$src"
+fi
+echo "== equivalence ($(el) s)"
+timeout ${T_EQ:-170} $B/tests/gpu/gpu-equivalence-test --use-colour no > $OUT/equivalence.txt 2>&1
+echo "gpu-equivalence exit $? ($(el) s)"; tail -n 25 $OUT/equivalence.txt
+echo "== programs ($(el) s)"
+timeout ${T_PROG:-120} bash $REPO/tests/gpu/gpu-programs.sh $B/bin $REPO/tests/data > $OUT/programs.txt 2>&1
+echo "gpu-programs exit $? ($(el) s)"; tail -n 15 $OUT/programs.txt
+echo "== bench ($(el) s)"
+mkdir -p $B/tests/gpu
+UTTS=${UTTS:-600} CPU_UTTS=40 TRAIN_MB=${TRAIN_MB:-200} CPU_TRAIN_MB=4 REPEATS=10 \
+  timeout ${T_BENCH:-150} bash $REPO/scripts/bench/gpu.sh $B > $OUT/bench.txt 2>&1
+echo "bench exit $? ($(el) s)"; tail -n 40 $OUT/bench.txt
+echo "total $(el) s"
