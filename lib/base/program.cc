@@ -62,11 +62,17 @@ bool AddressSpaceLimited() {
 // threads the library starts is read from OPENBLAS_NUM_THREADS when it is
 // loaded, before main(): so start again, once, with it set to 1
 // (device/blas-workspace.h then reserves the one buffer that is left).
+// oneDNN's OpenMP threads (OMP_NUM_THREADS) likewise crash when their
+// stacks do not fit, so they are limited to one as well.
 void RestartSingleThreadedIfLimited(char *argv[]) {
   if (argv == nullptr || argv[0] == nullptr || !AddressSpaceLimited()) return;
   const char *threads = std::getenv("OPENBLAS_NUM_THREADS");
-  if (threads != nullptr && std::string(threads) == "1") return;
+  const char *omp = std::getenv("OMP_NUM_THREADS");
+  if (threads != nullptr && std::string(threads) == "1" && omp != nullptr &&
+      std::string(omp) == "1")
+    return;
   setenv("OPENBLAS_NUM_THREADS", "1", 1);
+  setenv("OMP_NUM_THREADS", "1", 1);
   execv("/proc/self/exe", argv);
   // Could not start again: go on with the threads we have.
 }

@@ -2,6 +2,7 @@
 #include "device/cpu-gemm.h"
 
 #include <cblas.h>
+#include <sys/resource.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -29,6 +30,12 @@ GemmLibrary ActiveGemmLibrary() {
     if (force != nullptr && std::strcmp(force, "openblas") == 0)
       return GemmLibrary::kOpenBlas;
     if (!OneDnnAvailable()) return GemmLibrary::kOpenBlas;
+    // Under an address-space limit (ulimit -v) oneDNN's first product
+    // crashes in its own start-up when memory is short, where OpenBLAS's
+    // one reserved buffer (device/blas-workspace.h) fails cleanly.
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+      return GemmLibrary::kOpenBlas;
     // One thread pool: the products that need threads run in oneDNN's; what
     // still goes to OpenBLAS (matrix-vector products) is small, and its
     // workers, spinning after each call, would take the cores from
