@@ -147,36 +147,28 @@ void CudaBackend::Clamp(float lower, float upper, ConstMatView in,
                    "Clamp " << ShapeOf(in));
 }
 
-void CudaBackend::MulElements(ConstMatView src, MatView dst) {
+void CudaBackend::BinaryElements(kernels::Binary op, const char *name,
+                                 ConstMatView src, MatView dst) {
   CheckSame(src, dst);
   Enter();
-  NNET3_CUDA_CHECK(
-      kernels::BinaryElements(stream_, kernels::Binary::kMul, src, dst),
-      "MulElements " << ShapeOf(src));
+  NNET3_CUDA_CHECK(kernels::BinaryElements(stream_, op, src, dst),
+                   name << " " << ShapeOf(src));
+}
+
+void CudaBackend::MulElements(ConstMatView src, MatView dst) {
+  BinaryElements(kernels::Binary::kMul, "MulElements", src, dst);
 }
 
 void CudaBackend::DivElements(ConstMatView src, MatView dst) {
-  CheckSame(src, dst);
-  Enter();
-  NNET3_CUDA_CHECK(
-      kernels::BinaryElements(stream_, kernels::Binary::kDiv, src, dst),
-      "DivElements " << ShapeOf(src));
+  BinaryElements(kernels::Binary::kDiv, "DivElements", src, dst);
 }
 
 void CudaBackend::MaxElements(ConstMatView src, MatView dst) {
-  CheckSame(src, dst);
-  Enter();
-  NNET3_CUDA_CHECK(
-      kernels::BinaryElements(stream_, kernels::Binary::kMax, src, dst),
-      "MaxElements " << ShapeOf(src));
+  BinaryElements(kernels::Binary::kMax, "MaxElements", src, dst);
 }
 
 void CudaBackend::MinElements(ConstMatView src, MatView dst) {
-  CheckSame(src, dst);
-  Enter();
-  NNET3_CUDA_CHECK(
-      kernels::BinaryElements(stream_, kernels::Binary::kMin, src, dst),
-      "MinElements " << ShapeOf(src));
+  BinaryElements(kernels::Binary::kMin, "MinElements", src, dst);
 }
 
 void CudaBackend::AddMatMatElements(float alpha, ConstMatView a, ConstMatView b,

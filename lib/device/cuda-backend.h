@@ -39,6 +39,9 @@
 #include "device/gpu-selection.h"
 
 namespace nnet3 {
+namespace kernels {
+enum class Binary;  // kernels/launchers.h
+}  // namespace kernels
 
 struct CudaBackendOptions {
   size_t memory_cap = 0;  // bytes; 0: no cap
@@ -168,6 +171,9 @@ class CudaBackend : public Backend {
   // Makes this backend's GPU current for the calling thread (the CUDA
   // runtime keeps the current device per thread).
   void Enter() const;
+  // MulElements, DivElements, MaxElements and MinElements: dst = dst op src.
+  void BinaryElements(kernels::Binary op, const char *name, ConstMatView src,
+                      MatView dst);
   // A device buffer of at least `bytes`, valid until the next call; the
   // caller holds mutex_ from the call until its kernels are queued.
   void *ScratchLocked(size_t bytes);
