@@ -51,11 +51,6 @@ int RunBody(const std::function<int()> &body) {
   }
 }
 
-bool AddressSpaceLimited() {
-  struct rlimit limit;
-  return getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY;
-}
-
 // Under an address-space limit (ulimit -v, or a batch scheduler's h_vmem)
 // every BLAS worker thread takes a 128 MiB buffer when it starts and,
 // when that does not fit, retries for ever, hanging the program. How many
@@ -65,7 +60,8 @@ bool AddressSpaceLimited() {
 // oneDNN's OpenMP threads (OMP_NUM_THREADS) likewise crash when their
 // stacks do not fit, so they are limited to one as well.
 void RestartSingleThreadedIfLimited(char *argv[]) {
-  if (argv == nullptr || argv[0] == nullptr || !AddressSpaceLimited()) return;
+  if (argv == nullptr || argv[0] == nullptr || AddressSpaceLimitBytes() == 0)
+    return;
   const char *threads = std::getenv("OPENBLAS_NUM_THREADS");
   const char *omp = std::getenv("OMP_NUM_THREADS");
   if (threads != nullptr && std::string(threads) == "1" && omp != nullptr &&
@@ -78,6 +74,13 @@ void RestartSingleThreadedIfLimited(char *argv[]) {
 }
 
 }  // namespace
+
+uint64_t AddressSpaceLimitBytes() {
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+    return 0;
+  return static_cast<uint64_t>(limit.rlim_cur);
+}
 
 int RunProgram(int argc, char *argv[], const std::function<int()> &body) {
   if (argc > 0) RestartSingleThreadedIfLimited(argv);

@@ -25,11 +25,17 @@
 #ifndef NNET3_BASE_PROGRAM_H_
 #define NNET3_BASE_PROGRAM_H_
 
+#include <cstdint>
 #include <functional>
 
 namespace nnet3 {
 
 int RunProgram(int argc, char *argv[], const std::function<int()> &body);
+
+// The process's address-space limit (ulimit -v) in bytes; 0 when there is
+// none. RunProgram's restart, the BLAS workspace and the choice of matrix
+// product library all depend on it.
+uint64_t AddressSpaceLimitBytes();
 
 }  // namespace nnet3
 

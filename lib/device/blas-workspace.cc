@@ -1,23 +1,22 @@
 #include "device/blas-workspace.h"
 
 #include <cblas.h>
-#include <sys/resource.h>
 
 #include <cstdlib>
 #include <vector>
 
 #include "base/error.h"
+#include "base/program.h"
 
 namespace nnet3 {
 
 void ReserveBlasWorkspace() {
-  struct rlimit limit;
-  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
-    return;
+  const uint64_t limit = AddressSpaceLimitBytes();
+  if (limit == 0) return;
   void *probe = std::malloc(static_cast<size_t>(kBlasBufferBytes));
   if (probe == nullptr)
     NNET3_ERR << "Out of memory: the address-space limit (ulimit -v) of "
-              << (limit.rlim_cur >> 20) << " MiB leaves no room for the "
+              << (limit >> 20) << " MiB leaves no room for the "
               << (kBlasBufferBytes >> 20)
               << " MiB work buffer of the BLAS library; raise the limit";
   std::free(probe);

@@ -2,12 +2,12 @@
 #include "device/cpu-gemm.h"
 
 #include <cblas.h>
-#include <sys/resource.h>
 
 #include <cstdlib>
 #include <cstring>
 
 #include "base/error.h"
+#include "base/program.h"
 
 #ifdef NNET3_HAVE_ONEDNN
 #include <dnnl.h>
@@ -33,9 +33,7 @@ GemmLibrary ActiveGemmLibrary() {
     // Under an address-space limit (ulimit -v) oneDNN's first product
     // crashes in its own start-up when memory is short, where OpenBLAS's
     // one reserved buffer (device/blas-workspace.h) fails cleanly.
-    struct rlimit limit;
-    if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
-      return GemmLibrary::kOpenBlas;
+    if (AddressSpaceLimitBytes() != 0) return GemmLibrary::kOpenBlas;
     // One thread pool: the products that need threads run in oneDNN's; what
     // still goes to OpenBLAS (matrix-vector products) is small, and its
     // workers, spinning after each call, would take the cores from
