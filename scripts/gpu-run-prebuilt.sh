@@ -5,6 +5,7 @@
 # device-equivalence test, tests/gpu/gpu-programs.sh and scripts/bench/gpu.sh,
 # each under its own time limit (T_EQ, T_PROG, T_BENCH seconds), and prints
 # their tails; the whole outputs go to $OUT. Sizes: UTTS, TRAIN_MB.
+# CASES (a Catch test spec) runs those equivalence cases first, in T_CASES s.
 set -u
 start=$(date +%s)
 el() { echo $(( $(date +%s) - start )); }
@@ -22,6 +23,12 @@ B=/tmp/g/build
 src=$(cat $B/source-dir 2> /dev/null || true)
 if [ -n "$src" ] && [ ! -e "$src" ]; then
   mkdir -p "$(dirname "$src")" && ln -sfn "$REPO" "$src"
+fi
+if [ -n "${CASES:-}" ]; then
+  # Hidden or chosen cases of the equivalence test first (e.g. CASES='[diag]').
+  echo "== cases $CASES ($(el) s)"
+  timeout ${T_CASES:-120} $B/tests/gpu/gpu-equivalence-test --use-colour no "$CASES" > $OUT/cases.txt 2>&1
+  echo "cases exit $? ($(el) s)"; grep -v '^LOG' $OUT/cases.txt | tail -n 60
 fi
 echo "== equivalence ($(el) s)"
 timeout ${T_EQ:-170} $B/tests/gpu/gpu-equivalence-test --use-colour no > $OUT/equivalence.txt 2>&1
