@@ -95,6 +95,13 @@ bool NnetBatchComputer::HasPendingTasks() const {
   return false;
 }
 
+int64_t NnetBatchComputer::NumPendingTasks() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  int64_t n = 0;
+  for (const auto &g : groups_) n += static_cast<int64_t>(g.second.tasks.size());
+  return n;
+}
+
 void NnetBatchComputer::DropPendingTasks() {
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto &g : groups_) g.second.tasks.clear();

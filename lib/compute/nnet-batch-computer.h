@@ -95,9 +95,11 @@ class NnetBatchComputer {
   // nothing to compute.
   bool Compute(bool allow_partial_minibatch,
                std::vector<NnetInferenceTask *> *done);
-  // How many full minibatches are waiting, and whether any task is.
+  // How many full minibatches are waiting, whether any task is, and how
+  // many tasks are.
   int32_t NumFullPendingMinibatches() const;
   bool HasPendingTasks() const;
+  int64_t NumPendingTasks() const;
   // Forgets every pending task (they will never be computed).
   void DropPendingTasks();
 

@@ -53,8 +53,7 @@ void NnetBatchInference::AcceptTasks(const std::string &utterance,
   utt->tasks = std::move(tasks);
   utt->num_input_frames = num_input_frames;
   std::unique_lock<std::mutex> lock(mutex_);
-  while (!aborted_ &&
-         static_cast<int32_t>(utterances_.size()) >= max_in_flight_) {
+  while (!aborted_ && MustWaitForRoom()) {
     // The compute thread may now compute partial minibatches.
     reader_waiting_ = true;
     cv_.notify_all();
@@ -83,6 +82,17 @@ void NnetBatchInference::AcceptTasks(const std::string &utterance,
   for (NnetInferenceTask *task : to_accept) computer_.AcceptTask(task);
   lock.lock();
   cv_.notify_all();
+}
+
+bool NnetBatchInference::MustWaitForRoom() const {
+  const int64_t in_flight = static_cast<int64_t>(utterances_.size());
+  if (in_flight < max_in_flight_) return false;
+  // Short utterances (one chunk each, e.g. images) could never fill a
+  // minibatch under the bound alone: read on while fewer chunks than a full
+  // minibatch wait to be computed, up to --minibatch-size more utterances.
+  const int32_t full = computer_.Options().minibatch_size;
+  return in_flight >= static_cast<int64_t>(max_in_flight_) + full ||
+         computer_.NumPendingTasks() >= full;
 }
 
 void NnetBatchInference::Finished() {

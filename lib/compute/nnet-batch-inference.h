@@ -17,7 +17,10 @@
 // fit the network, and nothing is queued) and queues its tasks with
 // priority −(utterance number), so earlier utterances are computed first.
 // It blocks while --max-utterances-in-flight utterances have been accepted
-// and not yet taken by GetOutput: call GetOutput from another thread.
+// and not yet taken by GetOutput (call GetOutput from another thread),
+// unless fewer chunks than --minibatch-size wait to be computed: then it
+// takes up to --minibatch-size utterances more, so that one-chunk
+// utterances still fill whole minibatches.
 // AcceptTasks queues tasks made by the caller (x-vector chunks): their used
 // rows fill an output of `num_output_rows` rows.
 //
@@ -27,8 +30,9 @@
 // with their own context, cannot hold memory for ever). GetOutput blocks
 // until the oldest utterance not yet taken is complete, and returns false
 // once Finished() was called and everything was taken. Memory is bounded
-// by the in-flight utterances (their features, chunk inputs until
-// computed, and outputs) plus one minibatch, whatever the archive size.
+// by the in-flight utterances (at most --max-utterances-in-flight plus
+// --minibatch-size: their features, chunk inputs until computed, and
+// outputs) plus one minibatch, whatever the archive size.
 //
 // Errors: an exception on the compute thread (or one passed to Abort by a
 // caller) stops everything; AcceptInput, AcceptTasks and GetOutput then
@@ -105,6 +109,8 @@ class NnetBatchInference {
   void MarkDone(const std::vector<NnetInferenceTask *> &done);
   // Throws the stored error, or UserError if aborted without one.
   void ThrowIfAborted() const;
+  // Whether AcceptTasks must wait for GetOutput (mutex_ held).
+  bool MustWaitForRoom() const;
 
   NnetBatchComputer computer_;
   const int32_t max_in_flight_;

@@ -32,7 +32,9 @@ void NnetBatchComputerOptions::Register(OptionsRegistry *po) {
                "want to use only the specified minibatch sizes.");
   po->Register("max-utterances-in-flight", &max_utterances_in_flight,
                "Most utterances read but not yet written at any time (bounds "
-               "the memory used; not a Kaldi option)");
+               "the memory used; not a Kaldi option). While fewer chunks than "
+               "--minibatch-size wait to be computed, up to --minibatch-size "
+               "more are read, so that short utterances fill minibatches");
 }
 
 void NnetBatchComputerOptions::Check() const {

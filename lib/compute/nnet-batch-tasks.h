@@ -66,7 +66,8 @@ struct NnetBatchComputerOptions : public NnetSimpleComputationOptions {
   bool ensure_exact_final_context = false;
   float partial_minibatch_factor = 0.5f;
   // Our addition: how many utterances NnetBatchInference holds at once
-  // (accepted and not yet taken out), which bounds its memory.
+  // (accepted and not yet taken out), which bounds its memory; up to
+  // minibatch_size more while too few chunks wait to fill a minibatch.
   int32_t max_utterances_in_flight = 32;
 
   // NnetSimpleComputationOptions::Register, then Kaldi's four batch

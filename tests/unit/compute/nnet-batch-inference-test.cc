@@ -350,9 +350,34 @@ TEST_CASE("Batch inference writes in input order", "[inference][batch]") {
   }
 }
 
+// `n` utterances of the i-vector network, utterance i of
+// `frames(i)` frames.
+template <typename Frames>
+std::vector<Utt> IvectorUtts(int32_t n, Frames frames, const Vector *ivector) {
+  std::vector<Utt> utts;
+  for (int32_t i = 0; i < n; ++i) {
+    Utt u;
+    u.key = "u" + std::to_string(100 + i);
+    u.features = RandomMatrix(frames(i), 4, 620 + i);
+    u.ivector = ivector;
+    utts.push_back(std::move(u));
+  }
+  return utts;
+}
+
+void ExpectSameAsSimple(const NnetBatchComputerOptions &opts, const Nnet &nnet,
+                        const std::vector<Utt> &utts, const BatchResult &got) {
+  REQUIRE(got.keys.size() == utts.size());
+  for (size_t i = 0; i < utts.size(); ++i) {
+    CHECK(got.keys[i] == utts[i].key);
+    CHECK(MaxAbsDiff(got.outputs[i], RunSimple(opts, nnet, utts[i])) <= 1e-5f);
+  }
+}
+
 // Edge chunks (own context) that never fill a minibatch, and at most two
 // utterances in flight: the computer computes partial minibatches when the
-// reader waits, so the run finishes and holds no more than two.
+// reader waits, so the run finishes. The reader reads past the bound only
+// while fewer chunks than a minibatch (3) wait, and never by more than 3.
 TEST_CASE("Batch inference bounds the utterances in flight",
           "[inference][batch]") {
   const Nnet nnet = NnetFromConfigText(kIvectorConfig, "ivector.config");
@@ -363,21 +388,35 @@ TEST_CASE("Batch inference bounds the utterances in flight",
   opts.extra_left_context = 2;
   opts.extra_left_context_initial = 0;
   opts.max_utterances_in_flight = 2;
-  std::vector<Utt> utts;
-  for (int32_t i = 0; i < 20; ++i) {
-    Utt u;
-    u.key = "u" + std::to_string(100 + i);
-    u.features = RandomMatrix(3 + 2 * i, 4, 620 + i);
-    u.ivector = &ivector;
-    utts.push_back(std::move(u));
-  }
+  opts.minibatch_size = 3;
+  opts.edge_minibatch_size = 3;
+  const std::vector<Utt> utts =
+      IvectorUtts(20, [](int32_t i) { return 3 + 2 * i; }, &ivector);
   const BatchResult got = RunBatch(opts, nnet, utts);
-  CHECK(got.max_in_flight <= 2);
-  REQUIRE(got.keys.size() == 20);
-  for (int32_t i = 0; i < 20; ++i) {
-    CHECK(got.keys[i] == utts[i].key);
-    CHECK(MaxAbsDiff(got.outputs[i], RunSimple(opts, nnet, utts[i])) <= 1e-5f);
-  }
+  CHECK(got.max_in_flight <= 2 + 3);
+  ExpectSameAsSimple(opts, nnet, utts, got);
+}
+
+// One-chunk utterances (images, short segments) under a bound of two in
+// flight: the reader takes enough of them to fill whole minibatches of 16
+// (before, every minibatch held at most two chunks), and no more than 16
+// beyond the bound.
+TEST_CASE("Batch inference fills minibatches with one-chunk utterances",
+          "[inference][batch]") {
+  const Nnet nnet = NnetFromConfigText(kIvectorConfig, "ivector.config");
+  const Vector ivector(std::vector<float>{1.0f, 0.0f, -1.0f});
+  NnetBatchComputerOptions opts;
+  opts.acoustic_scale = 1.0f;
+  opts.frames_per_chunk = 5;
+  opts.max_utterances_in_flight = 2;
+  opts.minibatch_size = 16;
+  opts.edge_minibatch_size = 16;
+  const std::vector<Utt> utts =
+      IvectorUtts(64, [](int32_t) { return 5; }, &ivector);
+  const BatchResult got = RunBatch(opts, nnet, utts);
+  CHECK(got.max_in_flight >= 16);
+  CHECK(got.max_in_flight <= 2 + 16);
+  ExpectSameAsSimple(opts, nnet, utts, got);
 }
 
 // The number of chunks (n values) of each compiled minibatch request.
