@@ -310,21 +310,28 @@ void ReadTextVector(std::istream &is, std::vector<float> *data) {
 }
 
 void WriteMatrix(std::ostream &os, bool binary, const float *data, int32_t rows,
-                 int32_t cols) {
+                 int32_t cols, int32_t stride) {
+  if (stride == 0) stride = cols;
   if (binary) {
     WriteToken(os, binary, "FM");
     WriteBasicType(os, binary, rows);
     WriteBasicType(os, binary, cols);
-    size_t n = static_cast<size_t>(rows) * static_cast<size_t>(cols);
-    if (n > 0)
+    const size_t n = static_cast<size_t>(rows) * static_cast<size_t>(cols);
+    if (n > 0 && stride == cols) {
       os.write(reinterpret_cast<const char *>(data), sizeof(float) * n);
+    } else if (n > 0) {
+      for (int32_t r = 0; r < rows; r++)
+        os.write(reinterpret_cast<const char *>(
+                     data + static_cast<size_t>(r) * stride),
+                 sizeof(float) * cols);
+    }
   } else if (rows == 0 || cols == 0) {
     os << " [ ]\n";
   } else {
     os << " [";
     for (int32_t r = 0; r < rows; r++) {
       os << "\n  ";
-      const float *row = data + static_cast<size_t>(r) * cols;
+      const float *row = data + static_cast<size_t>(r) * stride;
       for (int32_t c = 0; c < cols; c++) os << row[c] << " ";
     }
     os << "]\n";

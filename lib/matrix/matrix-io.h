@@ -53,9 +53,10 @@ void ReadTextMatrix(std::istream &is, int32_t *rows, int32_t *cols,
 // Kaldi's text vector "[ 1 2 3 ]" (no newline inside).
 void ReadTextVector(std::istream &is, std::vector<float> *data);
 
-// Writers for host data (row-major, no padding).
+// Writers for host data (row-major; row r starts at data + r * stride, and
+// stride 0 means cols: no padding).
 void WriteMatrix(std::ostream &os, bool binary, const float *data, int32_t rows,
-                 int32_t cols);
+                 int32_t cols, int32_t stride = 0);
 void WriteVector(std::ostream &os, bool binary, const float *data, int32_t dim);
 
 // Kaldi's double-precision forms (binary "DV" / "DM", text as for floats),

@@ -140,6 +140,12 @@ void Matrix::Swap(Matrix *other) {
 }
 
 void MatrixView::Write(std::ostream &os, bool binary) const {
+  // Host memory is written in place (an utterance's output can be tens of
+  // MB: a copy would touch as many fresh pages again).
+  if (!device().IsGpu()) {
+    matrix_io::WriteMatrix(os, binary, data_, rows_, cols_, stride_);
+    return;
+  }
   std::vector<float> host = ToHost();
   matrix_io::WriteMatrix(os, binary, host.data(), rows_, cols_);
 }
