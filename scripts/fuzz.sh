@@ -10,16 +10,27 @@
 # tests/fuzz/corpus/NAME/ (the replay tests then keep it fixed) and fix it.
 # Exit status 1 when anything crashed, hung or ran out of memory.
 #
-# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]     (default 60 s, all)
+# Usage: scripts/fuzz.sh [--prebuilt DIR] [SECONDS] [TARGET...]
+#                                                   (default 60 s, all)
 #   nice scripts/fuzz.sh 600                        # the release check
 #   scripts/fuzz.sh 30 matrix egs
 # Do not rebuild build-sanitize/ while it runs: the fuzzers load its
-# libnnet3.so, and every job would then fail.
+# libnnet3.so, and every job would then fail. To go on editing (and
+# building) meanwhile, fuzz a copy: `cp -a build-sanitize /tmp/fz` after a
+# build, then `scripts/fuzz.sh --prebuilt /tmp/fz 600` (no build step; the
+# corpus, artifacts and logs then go under the copy).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+B=build-sanitize
+prebuilt=0
+if [ "${1:-}" = "--prebuilt" ]; then
+  [ -d "${2:-}" ] || { echo "fuzz: --prebuilt needs a build directory" >&2; exit 1; }
+  B=$2 prebuilt=1
+  shift 2
+fi
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-case $seconds in '' | *[!0-9]*) echo "Usage: scripts/fuzz.sh [SECONDS] [TARGET...]" >&2; exit 1 ;; esac
+case $seconds in '' | *[!0-9]*) echo "Usage: scripts/fuzz.sh [--prebuilt DIR] [SECONDS] [TARGET...]" >&2; exit 1 ;; esac
 
 # Targets and their seed directories.
 declare -A seeds
@@ -36,9 +47,13 @@ for t in "${targets[@]}"; do
 done
 
 # Only the fuzzers: the rest of build-sanitize/ is for test.sh --sanitize.
-scripts/sanitize-setup.sh "${targets[@]/#/tests/fuzz/fuzz-}" ||
-  { echo "fuzz: build failed" >&2; exit 1; }
-B=build-sanitize
+if [ $prebuilt -eq 0 ]; then
+  scripts/sanitize-setup.sh "${targets[@]/#/tests/fuzz/fuzz-}" ||
+    { echo "fuzz: build failed" >&2; exit 1; }
+fi
+for t in "${targets[@]}"; do
+  [ -x "$B/tests/fuzz/fuzz-$t" ] || { echo "fuzz: $B/tests/fuzz/fuzz-$t is not built" >&2; exit 1; }
+done
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
