@@ -374,6 +374,19 @@ void ExpectSameAsSimple(const NnetBatchComputerOptions &opts, const Nnet &nnet,
   }
 }
 
+// Chunks of 5 frames, at most `max_in_flight` utterances in flight and
+// minibatches (edge ones too) of `minibatch`.
+NnetBatchComputerOptions InFlightOptions(int32_t max_in_flight,
+                                         int32_t minibatch) {
+  NnetBatchComputerOptions opts;
+  opts.acoustic_scale = 1.0f;
+  opts.frames_per_chunk = 5;
+  opts.max_utterances_in_flight = max_in_flight;
+  opts.minibatch_size = minibatch;
+  opts.edge_minibatch_size = minibatch;
+  return opts;
+}
+
 // Edge chunks (own context) that never fill a minibatch, and at most two
 // utterances in flight: the computer computes partial minibatches when the
 // reader waits, so the run finishes. The reader reads past the bound only
@@ -382,14 +395,9 @@ TEST_CASE("Batch inference bounds the utterances in flight",
           "[inference][batch]") {
   const Nnet nnet = NnetFromConfigText(kIvectorConfig, "ivector.config");
   const Vector ivector(std::vector<float>{1.0f, 0.0f, -1.0f});
-  NnetBatchComputerOptions opts;
-  opts.acoustic_scale = 1.0f;
-  opts.frames_per_chunk = 5;
+  NnetBatchComputerOptions opts = InFlightOptions(2, 3);
   opts.extra_left_context = 2;
   opts.extra_left_context_initial = 0;
-  opts.max_utterances_in_flight = 2;
-  opts.minibatch_size = 3;
-  opts.edge_minibatch_size = 3;
   const std::vector<Utt> utts =
       IvectorUtts(20, [](int32_t i) { return 3 + 2 * i; }, &ivector);
   const BatchResult got = RunBatch(opts, nnet, utts);
@@ -405,12 +413,7 @@ TEST_CASE("Batch inference fills minibatches with one-chunk utterances",
           "[inference][batch]") {
   const Nnet nnet = NnetFromConfigText(kIvectorConfig, "ivector.config");
   const Vector ivector(std::vector<float>{1.0f, 0.0f, -1.0f});
-  NnetBatchComputerOptions opts;
-  opts.acoustic_scale = 1.0f;
-  opts.frames_per_chunk = 5;
-  opts.max_utterances_in_flight = 2;
-  opts.minibatch_size = 16;
-  opts.edge_minibatch_size = 16;
+  const NnetBatchComputerOptions opts = InFlightOptions(2, 16);
   const std::vector<Utt> utts =
       IvectorUtts(64, [](int32_t) { return 5; }, &ivector);
   const BatchResult got = RunBatch(opts, nnet, utts);
