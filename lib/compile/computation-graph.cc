@@ -209,7 +209,8 @@ void ComputationGraphBuilder::GetInputCindexes(
       break;
     case kComponent: {
       const Component *c = nnet_.GetComponent(node.component_index);
-      std::vector<Index> input_indexes;
+      std::vector<Index> &input_indexes = input_indexes_scratch_;
+      input_indexes.clear();
       c->GetInputIndexes(request_->misc_info, cindex.second, &input_indexes);
       for (const Index &index : input_indexes)
         inputs->emplace_back(node_index - 1, index);
@@ -224,7 +225,7 @@ void ComputationGraphBuilder::GetInputCindexes(
 }
 
 void ComputationGraphBuilder::AddDependencies(int32_t cindex_id) {
-  std::vector<Cindex> inputs;
+  std::vector<Cindex> &inputs = inputs_scratch_;
   GetInputCindexes(cindex_id, &inputs);
   std::vector<int32_t> deps;
   deps.reserve(inputs.size());
@@ -355,7 +356,8 @@ void ComputationGraphBuilder::SetAsWillNotCompute(int32_t cindex_id) {
 
 void ComputationGraphBuilder::ChangeUsableCount(int32_t cindex_id,
                                                 int32_t delta) {
-  std::vector<int32_t> stack(1, cindex_id);
+  std::vector<int32_t> &stack = usable_stack_;
+  stack.assign(1, cindex_id);
   while (!stack.empty()) {
     int32_t c = stack.back();
     stack.pop_back();

@@ -197,6 +197,11 @@ class ComputationGraphBuilder {
   std::vector<int32_t> usable_count_;
   std::vector<int32_t> current_queue_, next_queue_;
   std::deque<int32_t> computable_queue_;
+  // Scratch space reused across calls (a cold compile of a training request
+  // made some 30k short-lived allocations in these before).
+  std::vector<Cindex> inputs_scratch_;                 // AddDependencies
+  mutable std::vector<Index> input_indexes_scratch_;   // GetInputCindexes
+  std::vector<int32_t> usable_stack_;                  // ChangeUsableCount
   bool had_cycle_ = false;
   bool computed_ = false, pruned_ = false;
 };

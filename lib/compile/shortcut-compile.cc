@@ -22,6 +22,8 @@ Cindex WithN(Cindex cindex, int32_t n) {
   cindex.second.n = n;
   return cindex;
 }
+void SetN(Index *index, int32_t n) { index->n = n; }
+void SetN(Cindex *cindex, int32_t n) { cindex->second.n = n; }
 
 // Whether `v` is made of blocks of s * num_n entries whose k-th run of s
 // entries is the first run with n = k (and the first run has n = 0).
@@ -63,12 +65,16 @@ void ConvertNumNValuesT(int32_t n_stride, int32_t num_n_in, int32_t num_n_out,
   NNET3_ASSERT(n_stride > 0 && num_n_in > 0 && num_n_out > 0);
   const size_t block_in = static_cast<size_t>(n_stride) * num_n_in;
   NNET3_ASSERT(in.size() % block_in == 0);
-  out->clear();
-  out->reserve(in.size() / num_n_in * num_n_out);
+  // Sized once and written in place: for the debug cindexes of an expanded
+  // training computation this runs over hundreds of thousands of entries.
+  out->resize(in.size() / num_n_in * num_n_out);
+  T *dst = out->data();
   for (size_t b = 0; b < in.size(); b += block_in)
     for (int32_t k = 0; k < num_n_out; k++)
-      for (int32_t j = 0; j < n_stride; j++)
-        out->push_back(WithN(in[b + j], k));
+      for (int32_t j = 0; j < n_stride; j++, dst++) {
+        *dst = in[b + j];
+        SetN(dst, k);
+      }
 }
 
 bool IoIsDecomposable(const IoSpecification &io, IoSpecification *mini,
