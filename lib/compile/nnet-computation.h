@@ -62,7 +62,9 @@ namespace nnet3 {
 
 class Nnet;
 
-enum CommandType {
+// A fixed underlying type: a computation read from a file (a cache) or
+// built by a test may hold any int here, which the checker then names.
+enum CommandType : int32_t {
   kAllocMatrix,
   kDeallocMatrix,
   kSwapMatrix,

@@ -27,11 +27,12 @@ inline void CheckView(const ConstMatView &m) {
   NNET3_ASSERT(m.data != nullptr || m.rows == 0 || m.cols == 0);
 }
 
+// (An empty matrix may have no data: no arithmetic on a null pointer.)
 inline const float *RowOf(const ConstMatView &m, int32_t r) {
-  return m.data + static_cast<int64_t>(r) * m.stride;
+  return m.data == nullptr ? nullptr : m.data + static_cast<int64_t>(r) * m.stride;
 }
 inline float *RowOf(const MatView &m, int32_t r) {
-  return m.data + static_cast<int64_t>(r) * m.stride;
+  return m.data == nullptr ? nullptr : m.data + static_cast<int64_t>(r) * m.stride;
 }
 
 // m(r, c) = f(m(r, c)).

@@ -40,10 +40,21 @@ std::vector<T *> RealList(T *const *ptrs, int32_t n) {
 void *OpaqueBackend::Allocate(size_t bytes) {
   void *p = cpu_.Allocate(bytes);
   if (p == nullptr) return nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    blocks_.insert(p);
+  }
   return reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(p) + kOffset);
 }
 
-void OpaqueBackend::Free(void *ptr) { cpu_.Free(Real(ptr)); }
+void OpaqueBackend::Free(void *ptr) {
+  void *p = Real(ptr);
+  if (p != nullptr) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    blocks_.erase(p);
+  }
+  cpu_.Free(p);
+}
 
 void OpaqueBackend::CopyFromHost(const void *host_src, void *dev_dst,
                                  size_t bytes) {

@@ -64,8 +64,12 @@ class TestMat {
   int32_t rows() const { return rows_; }
   int32_t cols() const { return cols_; }
   int32_t stride() const { return stride_; }
-  float *data() { return buffer_.data() + r0_ * stride_ + c0_; }
-  const float *data() const { return buffer_.data() + r0_ * stride_ + c0_; }
+  float *data() {
+    return buffer_.empty() ? nullptr : buffer_.data() + r0_ * stride_ + c0_;
+  }
+  const float *data() const {
+    return buffer_.empty() ? nullptr : buffer_.data() + r0_ * stride_ + c0_;
+  }
   MatView view() { return MatView(data(), rows_, cols_, stride_); }
   ConstMatView cview() const {
     return ConstMatView(data(), rows_, cols_, stride_);

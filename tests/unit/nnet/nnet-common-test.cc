@@ -58,6 +58,7 @@ TEST_CASE("<I1V> round trips, random", "[nnet-common]") {
     for (int i = 0; i < size; i++) {
       int kind = rng() % 4;
       Index prev = v.empty() ? Index() : v.back();
+      if (prev.t == kNoTime) prev.t = 0;  // no arithmetic on kNoTime
       if (kind == 0)
         v.emplace_back(prev.n, prev.t + int(rng() % 7) - 3, prev.x);
       else if (kind == 1)
