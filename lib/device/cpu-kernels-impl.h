@@ -285,30 +285,22 @@ double SumN(const float *x, int64_t n) {
   return sum;
 }
 
-// Products are summed in float within blocks of 8 vectors (four fused
-// multiply-adds per accumulator, so each partial sum holds 4 products) and
-// the blocks in double: about float rounding per block, none growing with
-// n, at the speed of the loads (converting every product to double, as
-// before, made this a third of the SGD step on the recipe MLP).
+// Products of two floats are exact in double; only the additions round.
 double DotN(const float *x, const float *y, int64_t n) {
-  D4 s0 = {}, s1 = {};
+  D4 s0 = {}, s1 = {}, s2 = {}, s3 = {};
   int64_t i = 0;
-  for (; i + 8 * kW <= n; i += 8 * kW) {
-    V8 a = Load(x + i) * Load(y + i);
-    V8 b = Load(x + i + kW) * Load(y + i + kW);
-    a = MulAdd(Load(x + i + 2 * kW), Load(y + i + 2 * kW), a);
-    b = MulAdd(Load(x + i + 3 * kW), Load(y + i + 3 * kW), b);
-    a = MulAdd(Load(x + i + 4 * kW), Load(y + i + 4 * kW), a);
-    b = MulAdd(Load(x + i + 5 * kW), Load(y + i + 5 * kW), b);
-    a = MulAdd(Load(x + i + 6 * kW), Load(y + i + 6 * kW), a);
-    b = MulAdd(Load(x + i + 7 * kW), Load(y + i + 7 * kW), b);
-    D4 lo, hi, lo2, hi2;
-    ToDoubles(a, &lo, &hi);
-    ToDoubles(b, &lo2, &hi2);
-    s0 += lo + hi;
-    s1 += lo2 + hi2;
+  for (; i + 2 * kW <= n; i += 2 * kW) {
+    D4 a, b, c, d, e, f, g, h;
+    ToDoubles(Load(x + i), &a, &b);
+    ToDoubles(Load(y + i), &c, &d);
+    ToDoubles(Load(x + i + kW), &e, &f);
+    ToDoubles(Load(y + i + kW), &g, &h);
+    s0 += a * c;
+    s1 += b * d;
+    s2 += e * g;
+    s3 += f * h;
   }
-  double sum = HorizontalSum(s0 + s1);
+  double sum = HorizontalSum((s0 + s1) + (s2 + s3));
   for (; i < n; i++) sum += static_cast<double>(x[i]) * y[i];
   return sum;
 }
