@@ -1,5 +1,6 @@
 #include "nnet/nnet-common.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <sstream>
 
@@ -177,7 +178,12 @@ void ReadIndexVector(std::istream &is, bool binary, std::vector<Index> *vec) {
       ReadBasicType(is, true, &index.x);
     } else if (std::abs(code) < 125) {
       Index prev = i == 0 ? Index(0, 0, 0) : (*vec)[i - 1];
-      index = Index(prev.n, prev.t + code, prev.x);
+      const int64_t t = int64_t(prev.t) + code;
+      if (t < INT32_MIN || t > INT32_MAX)
+        NNET3_ERR << "Bad index vector (<I1V>): element " << i << " steps t "
+                  << "from " << prev.t << " by " << int(code)
+                  << ", beyond a 32-bit integer (corrupted data?)";
+      index = Index(prev.n, static_cast<int32_t>(t), prev.x);
     } else {
       NNET3_ERR << "Bad code " << int(code) << " in index vector (<I1V>) at "
                 << "element " << i << " (corrupted data?)";

@@ -1,6 +1,7 @@
 #include "train/nnet-example-utils.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <iomanip>
 #include <limits>
@@ -66,7 +67,12 @@ void MergeExamples(const std::vector<NnetExample> &src, bool compress,
       name_set.insert(io.name);
       for (const Index &index : io.indexes) max_n = std::max(max_n, index.n);
     }
-  const int32_t stride = max_n + 1;
+  // Example k's n values become n + k * (max_n + 1): all must fit an int32.
+  const int64_t stride = int64_t(max_n) + 1;
+  if (stride * static_cast<int64_t>(src.size()) - 1 > INT32_MAX)
+    NNET3_ERR << "Cannot merge " << src.size() << " examples whose n values "
+              << "reach " << max_n << ": the merged n values would not fit "
+              << "a 32-bit integer (corrupted egs?)";
   std::vector<std::string> names(name_set.begin(), name_set.end());
   std::vector<std::vector<const GeneralMatrix *>> features(names.size());
   merged->io.clear();
@@ -78,7 +84,7 @@ void MergeExamples(const std::vector<NnetExample> &src, bool compress,
           std::lower_bound(names.begin(), names.end(), io.name) - names.begin();
       std::vector<Index> &dest = merged->io[f].indexes;
       for (Index index : io.indexes) {
-        index.n += static_cast<int32_t>(k) * stride;
+        index.n += static_cast<int32_t>(static_cast<int64_t>(k) * stride);
         dest.push_back(index);
       }
       features[f].push_back(&io.features);

@@ -123,9 +123,13 @@ void NnetExample::Read(std::istream &is, bool binary) {
   if (size <= 0 || size > 1000000)
     NNET3_ERR << "Invalid <NumIo> " << size
               << " in an nnet3 example (expected 1 to 1000000)";
+  // Each <NnetIo> takes at least its tokens' bytes: grow as they arrive.
   io.clear();
-  io.resize(size);
-  for (NnetIo &i : io) i.Read(is, binary);
+  io.reserve(CheckCountFits(is, size, 16, "<NumIo> of an nnet3 example"));
+  for (int32_t i = 0; i < size; i++) {
+    io.emplace_back();
+    io.back().Read(is, binary);
+  }
   ExpectToken(is, binary, "</Nnet3Eg>");
 }
 

@@ -104,8 +104,15 @@ class BasicVectorHolder {
       int32_t size;
       ReadBasicType(is, true, &size);
       if (size < 0) NNET3_ERR << "Negative vector length " << size;
-      t_.resize(size);
-      for (BasicType &x : t_) ReadBasicType(is, true, &x);
+      // Each element takes a size byte and its value: memory grows only as
+      // elements arrive, so a few corrupt bytes cannot ask for gigabytes.
+      t_.reserve(CheckCountFits(is, size, 1 + sizeof(BasicType),
+                                "The length of a vector in an archive"));
+      for (int32_t i = 0; i < size; i++) {
+        BasicType x;
+        ReadBasicType(is, true, &x);
+        t_.push_back(x);
+      }
       return;
     }
     std::string line;

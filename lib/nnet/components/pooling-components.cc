@@ -630,7 +630,7 @@ std::string MaxpoolingComponent::Problem() const {
   // The column maps built from these hold one entry per input column and
   // per (patch, position in the pool): bounded, so that a few bytes of a
   // model file cannot ask for gigabytes (real pooling layers are far below).
-  const double kMaxEntries = double(int64_t(1) << 24);
+  const double kMaxEntries = double(int64_t(1) << 22);
   double input_dim = 1.0, entries = 1.0;
   for (int32_t a = 0; a < 3; a++) {
     input_dim *= input[a];
@@ -639,7 +639,7 @@ std::string MaxpoolingComponent::Problem() const {
   if (input_dim > kMaxEntries || entries > kMaxEntries)
     return "the input (" + std::to_string(input[0]) + " x " +
            std::to_string(input[1]) + " x " + std::to_string(input[2]) +
-           ") or its pools need column maps of more than 16777216 entries";
+           ") or its pools need column maps of more than 4194304 entries";
   return "";
 }
 

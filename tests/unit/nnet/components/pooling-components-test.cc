@@ -309,7 +309,7 @@ TEST_CASE("MaxpoolingComponent checks and naive max", "[pooling]") {
         "pool-z-step=1",
         "input-x-dim=3 input-y-dim=3 input-z-dim=3 pool-x-size=1 "
         "pool-y-size=1 pool-z-size=1 pool-x-step=1 pool-y-step=1",
-        // Column maps of more than 2^24 entries (found by the fuzzer as a
+        // Column maps of more than 2^22 entries (found by the fuzzer as a
         // model file of 189 bytes that took seconds and a gigabyte).
         "input-x-dim=2 input-y-dim=4 input-z-dim=3000000 pool-x-size=1 "
         "pool-y-size=2 pool-z-size=3 pool-x-step=1 pool-y-step=1 "
