@@ -81,8 +81,8 @@ void ComputationChecker::CheckMatricesAndSubmatrices() const {
       Fail(-1, Msg() << "submatrix " << s << " has matrix index " << m);
     if (info.row_offset < 0 || info.num_rows <= 0 || info.col_offset < 0 ||
         info.num_cols <= 0 ||
-        info.row_offset + info.num_rows > matrices[m].num_rows ||
-        info.col_offset + info.num_cols > matrices[m].num_cols)
+        int64_t(info.row_offset) + info.num_rows > matrices[m].num_rows ||
+        int64_t(info.col_offset) + info.num_cols > matrices[m].num_cols)
       Fail(-1, Msg() << "submatrix " << s << " (rows " << info.row_offset << "+"
                      << info.num_rows << ", cols " << info.col_offset << "+"
                      << info.num_cols << ") is outside m" << m << " ("

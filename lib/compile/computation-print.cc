@@ -75,7 +75,7 @@ void PrintSpan(std::ostream &os, int32_t offset, int32_t num, int32_t total) {
   if (offset == 0 && num == total)
     os << ":";
   else
-    os << offset << ":" << (offset + num - 1);
+    os << offset << ":" << (int64_t(offset) + num - 1);
 }
 
 // "0:9 -1x3 12": runs of +1 steps (length >= 2) as first:last, runs of an
