@@ -239,8 +239,9 @@ NnetExample RandomEg(const Nnet &nnet, int32_t num_seq, int32_t frames,
 // element's sign into a full step. Measured on the CPU against itself with
 // the inputs perturbed by 1e-6: after one step lstmp's output layer moved
 // 6.7% and tdnn-lstm's 93%; with random output layers every network stays
-// within 1e-2 for two steps at perturbations up to 1e-5. A third step
-// crosses self-repair thresholds in tdnn-lstm (its DerivAvg moved 2.2%).
+// within 1e-2 for one step at perturbations up to 1e-5 and for two at 1e-6.
+// A third step crosses self-repair thresholds in tdnn-lstm (its DerivAvg
+// moved 2.2%).
 // A kernel that is wrong gives differences of 10% and more.
 void CheckTraining(const std::string &name, const Nnet &nnet, bool sparse,
                    const std::string &optimizer, double rel = 1e-2,
