@@ -19,7 +19,7 @@ NnetBatchInference::~NnetBatchInference() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!finished_) aborted_ = true;
-    cv_.notify_all();
+    NotifyAll();
   }
   if (compute_thread_.joinable()) compute_thread_.join();
   computer_.DropPendingTasks();
@@ -56,8 +56,8 @@ void NnetBatchInference::AcceptTasks(const std::string &utterance,
   while (!aborted_ && MustWaitForRoom()) {
     // The compute thread may now compute partial minibatches.
     reader_waiting_ = true;
-    cv_.notify_all();
-    cv_.wait(lock);
+    work_cv_.notify_one();
+    room_cv_.wait(lock);
   }
   reader_waiting_ = false;
   if (aborted_) ThrowIfAborted();
@@ -81,7 +81,13 @@ void NnetBatchInference::AcceptTasks(const std::string &utterance,
   // is not touched after this loop).
   for (NnetInferenceTask *task : to_accept) computer_.AcceptTask(task);
   lock.lock();
-  cv_.notify_all();
+  if (computer_.NumFullPendingMinibatches() > 0) work_cv_.notify_one();
+}
+
+void NnetBatchInference::NotifyAll() {
+  work_cv_.notify_all();
+  output_cv_.notify_all();
+  room_cv_.notify_all();
 }
 
 bool NnetBatchInference::MustWaitForRoom() const {
@@ -98,14 +104,14 @@ bool NnetBatchInference::MustWaitForRoom() const {
 void NnetBatchInference::Finished() {
   std::lock_guard<std::mutex> lock(mutex_);
   finished_ = true;
-  cv_.notify_all();
+  NotifyAll();
 }
 
 void NnetBatchInference::Abort(std::exception_ptr error) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (error && !error_) error_ = error;
   aborted_ = true;
-  cv_.notify_all();
+  NotifyAll();
 }
 
 int32_t NnetBatchInference::MaxInFlightSeen() const {
@@ -121,7 +127,7 @@ int64_t NnetBatchInference::NumCompletedOutOfOrder() const {
 bool NnetBatchInference::GetOutput(std::string *utterance, Matrix *output,
                                    int64_t *num_input_frames) {
   std::unique_lock<std::mutex> lock(mutex_);
-  cv_.wait(lock, [this] {
+  output_cv_.wait(lock, [this] {
     return aborted_ || (finished_ && utterances_.empty()) ||
            (!utterances_.empty() &&
             utterances_.front()->num_done == utterances_.front()->tasks.size());
@@ -133,7 +139,7 @@ bool NnetBatchInference::GetOutput(std::string *utterance, Matrix *output,
   if (utterances_.empty()) return false;
   std::unique_ptr<Utterance> utt = std::move(utterances_.front());
   utterances_.pop_front();
-  cv_.notify_all();  // the reader may be waiting for room
+  if (reader_waiting_) room_cv_.notify_one();
   lock.unlock();
   *utterance = utt->key;
   output->Swap(&utt->output);
@@ -143,7 +149,7 @@ bool NnetBatchInference::GetOutput(std::string *utterance, Matrix *output,
 
 bool NnetBatchInference::WaitForWork(bool *allow_partial) {
   std::unique_lock<std::mutex> lock(mutex_);
-  cv_.wait(lock, [this] {
+  work_cv_.wait(lock, [this] {
     if (aborted_ || computer_.NumFullPendingMinibatches() > 0) return true;
     const bool pending = computer_.HasPendingTasks();
     return finished_ ? true : (reader_waiting_ && pending);
@@ -172,7 +178,11 @@ void NnetBatchInference::MarkDone(
       }
     }
   }
-  cv_.notify_all();
+  if (!utterances_.empty() &&
+      utterances_.front()->num_done == utterances_.front()->tasks.size())
+    output_cv_.notify_one();
+  // Tasks were taken: the reader may now have room.
+  if (reader_waiting_) room_cv_.notify_one();
 }
 
 void NnetBatchInference::ComputeLoop() {
