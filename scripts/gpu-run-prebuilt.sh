@@ -25,7 +25,7 @@ if [ -n "$src" ] && [ ! -e "$src" ]; then
   mkdir -p "$(dirname "$src")" && ln -sfn "$REPO" "$src"
 fi
 if [ -n "${CASES:-}" ]; then
-  # Hidden or chosen cases of the equivalence test first (e.g. CASES='[diag]').
+  # Chosen cases of the equivalence test first (e.g. CASES='equivalence: training*').
   echo "== cases $CASES ($(el) s)"
   timeout ${T_CASES:-120} $B/tests/gpu/gpu-equivalence-test --use-colour no "$CASES" > $OUT/cases.txt 2>&1
   echo "cases exit $? ($(el) s)"; grep -v '^LOG' $OUT/cases.txt | tail -n 60

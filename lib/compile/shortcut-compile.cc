@@ -22,8 +22,6 @@ Cindex WithN(Cindex cindex, int32_t n) {
   cindex.second.n = n;
   return cindex;
 }
-void SetN(Index *index, int32_t n) { index->n = n; }
-void SetN(Cindex *cindex, int32_t n) { cindex->second.n = n; }
 
 // Whether `v` is made of blocks of s * num_n entries whose k-th run of s
 // entries is the first run with n = k (and the first run has n = 0).
@@ -71,10 +69,7 @@ void ConvertNumNValuesT(int32_t n_stride, int32_t num_n_in, int32_t num_n_out,
   T *dst = out->data();
   for (size_t b = 0; b < in.size(); b += block_in)
     for (int32_t k = 0; k < num_n_out; k++)
-      for (int32_t j = 0; j < n_stride; j++, dst++) {
-        *dst = in[b + j];
-        SetN(dst, k);
-      }
+      for (int32_t j = 0; j < n_stride; j++) *dst++ = WithN(in[b + j], k);
 }
 
 bool IoIsDecomposable(const IoSpecification &io, IoSpecification *mini,

@@ -90,6 +90,11 @@ void NnetBatchInference::NotifyAll() {
   room_cv_.notify_all();
 }
 
+bool NnetBatchInference::OldestIsDone() const {
+  return !utterances_.empty() &&
+         utterances_.front()->num_done == utterances_.front()->tasks.size();
+}
+
 bool NnetBatchInference::MustWaitForRoom() const {
   const int64_t in_flight = static_cast<int64_t>(utterances_.size());
   if (in_flight < max_in_flight_) return false;
@@ -128,9 +133,7 @@ bool NnetBatchInference::GetOutput(std::string *utterance, Matrix *output,
                                    int64_t *num_input_frames) {
   std::unique_lock<std::mutex> lock(mutex_);
   output_cv_.wait(lock, [this] {
-    return aborted_ || (finished_ && utterances_.empty()) ||
-           (!utterances_.empty() &&
-            utterances_.front()->num_done == utterances_.front()->tasks.size());
+    return aborted_ || (finished_ && utterances_.empty()) || OldestIsDone();
   });
   if (aborted_) {
     if (error_) std::rethrow_exception(error_);
@@ -178,9 +181,7 @@ void NnetBatchInference::MarkDone(
       }
     }
   }
-  if (!utterances_.empty() &&
-      utterances_.front()->num_done == utterances_.front()->tasks.size())
-    output_cv_.notify_one();
+  if (OldestIsDone()) output_cv_.notify_one();
   // Tasks were taken: the reader may now have room.
   if (reader_waiting_) room_cv_.notify_one();
 }

@@ -109,8 +109,10 @@ class NnetBatchInference {
   void MarkDone(const std::vector<NnetInferenceTask *> &done);
   // Throws the stored error, or UserError if aborted without one.
   void ThrowIfAborted() const;
-  // Whether AcceptTasks must wait for GetOutput (mutex_ held).
+  // Whether AcceptTasks must wait for GetOutput, and whether the oldest
+  // utterance not yet taken is complete (mutex_ held).
   bool MustWaitForRoom() const;
+  bool OldestIsDone() const;
 
   NnetBatchComputer computer_;
   const int32_t max_in_flight_;

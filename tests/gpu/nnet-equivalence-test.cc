@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "../unit/compile/nnet-test-utils.h"
+#include "../unit/compute/compute-test-utils.h"
 #include "../unit/compute/random-computation-utils.h"
 #include "base/random.h"
 #include "compile/nnet-context.h"
@@ -282,17 +283,10 @@ std::string Replaced(std::string text, const std::string &from,
   return text;
 }
 
-Nnet NnetFromConfig(const std::string &text, const std::string &name) {
-  std::istringstream is(text);
-  Nnet nnet;
-  nnet.ReadConfig(is, name);
-  return nnet;
-}
-
 // An example config with its zero-initialized output layers made random
 // (see CheckTraining).
 Nnet ReadWithRandomOutput(const std::string &path) {
-  return NnetFromConfig(
+  return NnetFromConfigText(
       Replaced(ReadText(path), " param-stddev=0.0 bias-stddev=0.0", ""), path);
 }
 
@@ -319,7 +313,7 @@ TEST_CASE("equivalence: training with Adam", "[gpu]") {
   const std::string text =
       ReadText(std::string(NNET3_SOURCE_DIR) + "/configs/tdnn.config");
   CheckTraining("tdnn without natural gradient (Adam, epsilon 1e-3)",
-                NnetFromConfig(Replaced(text, "NaturalGradientAffineComponent",
+                NnetFromConfigText(Replaced(text, "NaturalGradientAffineComponent",
                                         "AffineComponent"),
                                "tdnn-plain.config"),
                 true, "adam", 1e-3, 1e-3f);

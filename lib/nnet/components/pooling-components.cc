@@ -630,16 +630,17 @@ std::string MaxpoolingComponent::Problem() const {
   // The column maps built from these hold one entry per input column and
   // per (patch, position in the pool): bounded, so that a few bytes of a
   // model file cannot ask for gigabytes (real pooling layers are far below).
-  const double kMaxEntries = double(int64_t(1) << 22);
+  const int64_t kMaxEntries = int64_t(1) << 22;
   double input_dim = 1.0, entries = 1.0;
   for (int32_t a = 0; a < 3; a++) {
     input_dim *= input[a];
     entries *= double(size[a]) * (1 + (input[a] - size[a]) / step[a]);
   }
-  if (input_dim > kMaxEntries || entries > kMaxEntries)
+  if (input_dim > double(kMaxEntries) || entries > double(kMaxEntries))
     return "the input (" + std::to_string(input[0]) + " x " +
            std::to_string(input[1]) + " x " + std::to_string(input[2]) +
-           ") or its pools need column maps of more than 4194304 entries";
+           ") or its pools need column maps of more than " +
+           std::to_string(kMaxEntries) + " entries";
   return "";
 }
 
