@@ -9,6 +9,9 @@
 #include "base/log.h"
 #include "base/options.h"
 #include "compile/nnet-context.h"
+#include "device/cpu-threads.h"
+#include "device/device.h"
+#include "nnet/component-itf.h"
 
 namespace nnet3 {
 
@@ -68,7 +71,10 @@ NnetSimpleComputer::NnetSimpleComputer(const NnetSimpleComputationOptions &opts,
     NNET3_ERR << "This network is not a simple network (it needs an input "
                  "node 'input', an output node 'output', and at most one "
                  "more input, 'ivector'), so it cannot be used here";
+  if (opts_.chunk_threads < 0)
+    NNET3_ERR << "chunk_threads (" << opts_.chunk_threads << ") must be >= 0";
   ComputeSimpleNnetContext(nnet, &left_context_, &right_context_);
+  ChooseThreads();
   if (opts_.debug_computation) opts_.compute_config.debug = true;
   const int32_t n = std::lcm(opts_.frame_subsampling_factor, nnet.Modulus());
   frames_per_chunk_ = n * ((opts_.frames_per_chunk + n - 1) / n);
@@ -84,6 +90,21 @@ NnetSimpleComputer::NnetSimpleComputer(const NnetSimpleComputationOptions &opts,
 }
 
 NnetSimpleComputer::~NnetSimpleComputer() = default;
+
+void NnetSimpleComputer::ChooseThreads() {
+  chunk_threads_ = product_threads_ = 1;
+  if (ActiveDevice().IsGpu()) return;
+  for (int32_t c = 0; c < nnet_.NumComponents(); ++c)
+    if (nnet_.GetComponent(c)->Properties() & kRandomComponent) return;
+  product_threads_ = CpuProductThreads();
+  if (opts_.chunk_threads > 0)
+    chunk_threads_ = opts_.chunk_threads;
+  else if (CpuPerThreadProductThreads())
+    chunk_threads_ = product_threads_;
+  NNET3_VLOG(1) << "Chunks computed " << chunk_threads_
+                << " at a time; products on " << product_threads_
+                << " thread(s) in all";
+}
 
 int32_t NnetSimpleComputer::InputDim() const { return nnet_.InputDim("input"); }
 
@@ -251,24 +272,56 @@ void NnetSimpleComputer::ComputeUtterance(const std::string &utterance,
   std::vector<Chunk> chunks;
   PlanChunks(num_output_frames, &chunks);
   output->Resize(num_output_frames, OutputDim(), ResizeType::kUndefined);
-  Matrix input, ivector_row, chunk_output;
+  const int32_t num_chunks = static_cast<int32_t>(chunks.size());
+  if (work_.size() < chunks.size()) work_.resize(chunks.size());
   ComputationRequest request;
-  for (const Chunk &chunk : chunks) {
-    GetChunkInput(features, chunk, num_output_frames, &input, &request);
+  // Inputs and computations in order, in this thread (the compiler is not
+  // thread-safe); then the chunks, side by side where allowed.
+  for (int32_t c = 0; c < num_chunks; ++c) {
+    ChunkWork &w = work_[c];
+    w.chunk = chunks[c];
+    GetChunkInput(features, w.chunk, num_output_frames, &w.input, &request);
     if (IvectorDim() > 0)
-      GetChunkIvector(utterance, chunk, ivector, online_ivectors,
-                      online_ivector_period, &ivector_row);
+      GetChunkIvector(utterance, w.chunk, ivector, online_ivectors,
+                      online_ivector_period, &w.ivector_row);
     // Held here: the cache may drop it while it runs.
-    std::shared_ptr<const NnetComputation> computation =
-        compiler_.Compile(request);
+    w.computation = compiler_.Compile(request);
     NNET3_VLOG(3) << "Computation for a chunk with "
                   << request.inputs[0].indexes.size() << " input frames and "
                   << request.outputs[0].indexes.size() << " output frames";
-    RunChunk(*computation, &input, &ivector_row, &chunk_output);
-    output->RowRange(chunk.begin, chunk.end - chunk.begin)
-        .CopyFromMat(chunk_output);
   }
+  if (chunk_threads_ > 1 && num_chunks > 1) {
+    RunChunksInParallel(num_chunks, output);
+  } else {
+    if (thread_outputs_.empty()) thread_outputs_.resize(1);
+    for (int32_t c = 0; c < num_chunks; ++c) {
+      ChunkWork &w = work_[c];
+      RunChunk(*w.computation, &w.input, &w.ivector_row, &thread_outputs_[0]);
+      output->RowRange(w.chunk.begin, w.chunk.end - w.chunk.begin)
+          .CopyFromMat(thread_outputs_[0]);
+    }
+  }
+  for (int32_t c = 0; c < num_chunks; ++c) work_[c].computation.reset();
   if (opts_.acoustic_scale != 1.0f) output->Scale(opts_.acoustic_scale);
+}
+
+void NnetSimpleComputer::RunChunksInParallel(int32_t num_chunks,
+                                             Matrix *output) {
+  if (pool_ == nullptr) {
+    pool_ = std::make_unique<ThreadPool>(chunk_threads_);
+    thread_outputs_.resize(chunk_threads_);
+  }
+  const int32_t threads = std::min(chunk_threads_, num_chunks);
+  // The products' threads shared out among the chunks that run at once.
+  const int32_t per_chunk = std::max(1, product_threads_ / threads);
+  pool_->ParallelFor(num_chunks, [&](int32_t thread, int32_t c) {
+    ProductThreadsInThisThread product_threads(per_chunk);
+    ChunkWork &w = work_[c];
+    Matrix &chunk_output = thread_outputs_[thread];
+    RunChunk(*w.computation, &w.input, &w.ivector_row, &chunk_output);
+    output->RowRange(w.chunk.begin, w.chunk.end - w.chunk.begin)
+        .CopyFromMat(chunk_output);
+  });
 }
 
 }  // namespace nnet3

@@ -44,6 +44,18 @@
 // the last row when that lies at most 50 input frames past it (more is a
 // UserError: a mismatched --online-ivector-period).
 //
+// Threads: on the CPU, the chunks of an utterance are computed side by side,
+// one chunk per thread with products on fewer threads each
+// (device/cpu-threads.h: a product of one chunk's rows does not keep two
+// cores busy, two chunks do), using as many threads as the products were
+// given (OMP_NUM_THREADS); with more threads than chunks each chunk's
+// products get the threads left over. The requests are still compiled in
+// order, in the calling thread, and each chunk's output is the same as
+// when computed alone. One thread (and today's behaviour) on a GPU, with
+// OpenBLAS products (whose thread count is process-wide), and for networks
+// with random components (dropout outside test mode), whose output would
+// depend on the order the chunks ran in.
+//
 // For networks without recurrence or batch statistics (batch-norm in
 // test mode), the output does not depend on the chunking. Errors (bad
 // dimensions, missing i-vectors, an empty utterance) are UserErrors naming
@@ -56,6 +68,7 @@
 #include <string>
 #include <vector>
 
+#include "base/thread-pool.h"
 #include "compile/computation-request.h"
 #include "compile/nnet-computation.h"
 #include "compute/nnet-computer.h"
@@ -85,6 +98,10 @@ struct NnetSimpleComputationOptions {
   NnetComputeOptions compute_config;
   // Registered as --optimization.*.
   NnetOptimizeOptions optimize_config;
+  // How many chunks may be computed at once (see above): 0 = as many as
+  // the threads the CPU's products were given. Kaldi has no such option,
+  // so it is not registered (set OMP_NUM_THREADS=1 for one thread).
+  int32_t chunk_threads = 0;
   // Registered as --compiler.*; the default capacity is 64 + the default
   // frames-per-chunk (as Kaldi, which makes room for the shorter chunks at
   // utterance ends).
@@ -132,6 +149,8 @@ class NnetSimpleComputer : public UtteranceComputer {
   int32_t NumCompilations() const {
     return static_cast<int32_t>(compiler_.Stats().misses);
   }
+  // How many chunks may run at once (1: in the calling thread).
+  int32_t ChunkThreads() const { return chunk_threads_; }
 
  private:
   // Output frames [begin, end) in subsampled frames.
@@ -150,6 +169,16 @@ class NnetSimpleComputer : public UtteranceComputer {
                        const VectorView *ivector,
                        const MatrixView *online_ivectors,
                        int32_t online_ivector_period, Matrix *row) const;
+  // Sets chunk_threads_ and product_threads_ (see the options' comment).
+  void ChooseThreads();
+  // What one chunk of the utterance being computed needs.
+  struct ChunkWork {
+    Chunk chunk;
+    Matrix input, ivector_row;
+    std::shared_ptr<const NnetComputation> computation;
+  };
+  // Computes `work_[0 .. num_chunks)` on the pool's threads into *output.
+  void RunChunksInParallel(int32_t num_chunks, Matrix *output);
   // Runs `computation`, giving each input when it is asked for (before
   // any other command for an optimized computation; spread over the
   // forward pass for an unoptimized one).
@@ -161,6 +190,12 @@ class NnetSimpleComputer : public UtteranceComputer {
   int32_t left_context_ = 0, right_context_ = 0;
   int32_t frames_per_chunk_ = 0;
   CachingOptimizingCompiler compiler_;
+  int32_t chunk_threads_ = 1;
+  int32_t product_threads_ = 1;  // the products' threads, in all
+  // Created at the first utterance with more than one chunk.
+  std::unique_ptr<ThreadPool> pool_;
+  std::vector<ChunkWork> work_;
+  std::vector<Matrix> thread_outputs_;  // one per pool thread
 };
 
 }  // namespace nnet3

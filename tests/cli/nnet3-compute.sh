@@ -38,6 +38,15 @@ for fpc in 1 7 50 1000; do
   expect_ok fpc-$fpc "nnet3-compute --frames-per-chunk=$fpc rand.raw ark:feats.ark ark,t:fpc$fpc.txt"
   check_archive fpc-$fpc fpc$fpc.txt rand.txt 1e-4 23x100 5x100 61x100 2> "$TMP/check.err"
 done
+# Threads: with OMP_NUM_THREADS=3 (and oneDNN's products) three chunks
+# of an utterance run side by side, each with one-thread products: the
+# archive is the same, byte for byte, as with one thread.
+expect_ok threads "OMP_NUM_THREADS=1 nnet3-compute --frames-per-chunk=7 rand.raw ark:feats.ark ark:t1.ark && OMP_NUM_THREADS=3 nnet3-compute --verbose=1 --frames-per-chunk=7 rand.raw ark:feats.ark ark:t3.ark 2> t3.log"
+same_file threads t1.ark t3.ark
+chunk_threads=1
+ldd "$BIN/nnet3-compute" | grep -q libdnnl && [ "${NNET3_CPU_GEMM:-}" != openblas ] && chunk_threads=3
+grep -q "Chunks computed $chunk_threads at a time" t3.log ||
+  fail "threads: expected $chunk_threads chunk threads: $(grep 'Chunks computed' t3.log)"
 expect_ok extra "nnet3-compute --extra-left-context=3 --extra-right-context-final=2 --frames-per-chunk=8 rand.raw ark:feats.ark ark,t:extra.txt"
 check_archive extra extra.txt rand.txt 1e-4 23x100 5x100 61x100 2> "$TMP/check.err"
 expect_ok fss "nnet3-compute --frame-subsampling-factor=3 --frames-per-chunk=7 rand.raw ark:feats.ark ark,t:fss.txt"

@@ -376,3 +376,70 @@ TEST_CASE("NnetSimpleComputer errors name the utterance", "[inference]") {
 
 }  // namespace
 }  // namespace nnet3
+
+namespace nnet3 {
+namespace {
+
+// The same computer computing several utterances with `chunk_threads`.
+std::vector<Matrix> ComputeAll(const Nnet &nnet, int32_t chunk_threads,
+                               const std::vector<Matrix> &utterances,
+                               const Matrix *online) {
+  NnetSimpleComputationOptions opts;
+  opts.acoustic_scale = 0.5f;
+  opts.frames_per_chunk = 7;
+  opts.extra_left_context = 2;
+  opts.chunk_threads = chunk_threads;
+  NnetSimpleComputer computer(opts, nnet);
+  CHECK(computer.ChunkThreads() == chunk_threads);
+  std::vector<Matrix> outputs;
+  for (const Matrix &features : utterances) {
+    outputs.emplace_back();
+    computer.ComputeUtterance("utt1", features, nullptr, online, 4,
+                              &outputs.back());
+  }
+  return outputs;
+}
+
+TEST_CASE("NnetSimpleComputer computes chunks side by side, unchanged",
+          "[inference]") {
+  for (const char *config : {kTdnnConfig, kIvectorConfig}) {
+    const Nnet nnet = NnetFromConfigText(config, "test.config");
+    const bool has_ivector = nnet.InputDim("ivector") > 0;
+    // 9 chunks, 1 chunk, 3 chunks (the last shorter), 16 chunks: fewer
+    // and more chunks than threads, one computer throughout.
+    std::vector<Matrix> utterances;
+    uint64_t seed = 391;
+    for (int32_t frames : {61, 1, 20, 110})
+      utterances.push_back(RandomMatrix(frames, 4, seed++));  // seeds 391..
+    const Matrix online = RandomMatrix(28, 3, 399);           // seed 399
+    const Matrix *iv = has_ivector ? &online : nullptr;
+    const std::vector<Matrix> serial = ComputeAll(nnet, 1, utterances, iv);
+    for (int32_t threads : {2, 3, 16}) {
+      const std::vector<Matrix> parallel =
+          ComputeAll(nnet, threads, utterances, iv);
+      for (size_t u = 0; u < utterances.size(); ++u) {
+        INFO("ivector " << has_ivector << " threads " << threads
+                        << " utterance " << u);
+        REQUIRE(parallel[u].NumRows() == serial[u].NumRows());
+        CHECK(MaxAbsDiff(parallel[u], serial[u]) <= 1e-6f);
+      }
+    }
+  }
+}
+
+TEST_CASE("NnetSimpleComputer keeps random networks in one thread",
+          "[inference]") {
+  const std::string config = std::string(kMlpConfig) +
+                             "component name=d type=DropoutComponent dim=8 "
+                             "dropout-proportion=0.5\n";
+  Nnet nnet = NnetFromConfigText(config, "dropout.config");
+  NnetSimpleComputationOptions opts;
+  opts.chunk_threads = 4;
+  CHECK(NnetSimpleComputer(opts, nnet).ChunkThreads() == 1);
+  opts.chunk_threads = -1;
+  CHECK_THROWS_WITH(NnetSimpleComputer(opts, nnet),
+                    Catch::Contains("chunk_threads"));
+}
+
+}  // namespace
+}  // namespace nnet3

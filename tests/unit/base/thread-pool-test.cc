@@ -1,0 +1,99 @@
+// ThreadPool: every iteration runs exactly once, on a valid thread number,
+// side by side on several threads; exceptions reach the caller and stop
+// the loop; the pool can be reused and destroyed while idle.
+#include "base/thread-pool.h"
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace nnet3;
+
+TEST_CASE("ThreadPool runs every iteration once, on a valid thread",
+          "[thread-pool]") {
+  for (int32_t threads : {1, 2, 4}) {
+    ThreadPool pool(threads);
+    REQUIRE(pool.NumThreads() == threads);
+    for (int32_t n : {0, 1, 3, 17, 100}) {
+      INFO("threads " << threads << ", n " << n);
+      std::vector<std::atomic<int32_t>> runs(n);
+      std::vector<int32_t> thread_of(n, -1);
+      pool.ParallelFor(n, [&](int32_t thread, int32_t i) {
+        runs[i]++;
+        thread_of[i] = thread;
+      });
+      for (int32_t i = 0; i < n; ++i) {
+        CHECK(runs[i] == 1);
+        CHECK(thread_of[i] >= 0);
+        CHECK(thread_of[i] < threads);
+      }
+    }
+  }
+}
+
+TEST_CASE("ThreadPool runs iterations side by side", "[thread-pool]") {
+  // Each iteration waits until two are running at once (or gives up after
+  // 10 s): with one thread doing everything this would never happen.
+  ThreadPool pool(2);
+  std::atomic<int32_t> running{0}, max_running{0};
+  pool.ParallelFor(2, [&](int32_t, int32_t) {
+    const int32_t now = ++running;
+    int32_t seen = max_running.load();
+    while (now > seen && !max_running.compare_exchange_weak(seen, now)) {
+    }
+    const auto give_up =
+        std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (max_running.load() < 2 && std::chrono::steady_clock::now() < give_up)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    --running;
+  });
+  CHECK(max_running.load() == 2);
+}
+
+TEST_CASE("ThreadPool runs the worker set-up in each worker", "[thread-pool]") {
+  std::atomic<int32_t> inits{0};
+  {
+    ThreadPool pool(3, [&] { ++inits; });
+    // Set-up runs before a worker's first iteration; after a loop that
+    // both workers joined, both have run it.
+    std::atomic<int32_t> distinct{0};
+    std::vector<std::atomic<int32_t>> by_thread(3);
+    pool.ParallelFor(3, [&](int32_t thread, int32_t) {
+      if (by_thread[thread]++ == 0) ++distinct;
+      const auto give_up =
+          std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (distinct.load() < 3 && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    });
+    CHECK(distinct.load() == 3);
+  }
+  CHECK(inits.load() == 2);
+}
+
+TEST_CASE("ThreadPool passes the first exception on and stops the loop",
+          "[thread-pool]") {
+  ThreadPool pool(2);
+  std::atomic<int32_t> started{0};
+  std::string message;
+  try {
+    pool.ParallelFor(1000, [&](int32_t, int32_t i) {
+      ++started;
+      if (i == 3) throw std::runtime_error("chunk 3");
+    });
+  } catch (const std::runtime_error &e) {
+    message = e.what();
+  }
+  CHECK(message == "chunk 3");
+  // No iteration starts after the failure is seen; at most the other
+  // thread's current one ran on.
+  CHECK(started.load() < 1000);
+  // The pool still works afterwards.
+  std::atomic<int32_t> runs{0};
+  pool.ParallelFor(10, [&](int32_t, int32_t) { ++runs; });
+  CHECK(runs.load() == 10);
+}
