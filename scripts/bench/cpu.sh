@@ -21,7 +21,7 @@
 #
 # Environment: RUNS (paired runs per figure, default 5; medians are
 # reported), THREADS (default "1 2"), QUICK=1 (tiny sizes, to test the
-# script), WORK (keep the work directory there instead of a temporary one),
+# script), FIGURES (only these, e.g. "infer:tdnn-full,train:mlp"), WORK (keep the work directory there instead of a temporary one),
 # NNET3_CPU_GEMM=openblas (our products through OpenBLAS even in a build
 # with oneDNN; the table's header says which library ran them).
 # Installs Debian's python3-torch, python3-numpy, dataset-fashion-mnist and
@@ -71,4 +71,4 @@ fi
 quick=()
 [ "${QUICK:-0}" = 1 ] && quick=(--quick)
 $PY "$ROOT/scripts/bench/cpu_bench.py" --root "$ROOT" --bin "$BIN" --work "$WORK" \
-  --runs "${RUNS:-5}" --threads "${THREADS:-1 2}" "${quick[@]}"
+  --runs "${RUNS:-5}" --threads "${THREADS:-1 2}" --figures "${FIGURES:-}" "${quick[@]}"

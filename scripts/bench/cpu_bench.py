@@ -375,6 +375,13 @@ def measure(s, figs, threads, peaks):
             ('infer', 'tdnn-rows', 'nnet3-compute-batch'),
             ('infer', 'tdnn-full', 'nnet3-compute')]
     for kind, net, prog in plan:
+        if a.figures and not any(f in ('%s:%s' % (kind, net), '%s:%s:%s' % (kind, net, prog))
+                                 for f in a.figures.split(',')):
+            continue
+        if kind == 'infer' and not os.path.exists(s.path(net + '.trained.raw')):
+            # Training was not measured (--figures): train once (the
+            # batch-norm statistics come from training).
+            s.r.run(ours_commands(s, 'train', net, 'nnet3-train', figs['train', net], 1)[0], 1)
         if not os.path.exists(s.bin(prog)):
             print('cpu_bench.py: %s not built: skipping its figures' % prog, file=sys.stderr)
             continue
@@ -493,6 +500,8 @@ def main():
     p.add_argument('--threads', default='1 2')
     p.add_argument('--idx-dir', default='/usr/share/datasets/fashion-mnist')
     p.add_argument('--quick', action='store_true', help='small sizes, to test the script')
+    p.add_argument('--figures', default='',
+                   help='only these figures, e.g. infer:tdnn-full,train:mlp:nnet3-train')
     a = p.parse_args()
     a.lr, a.lr_full, a.momentum = 0.001, 0.0001, 0.9
     a.train_minibatches, a.infer_batches, a.full_minibatches, a.full_infer_utts = 80, 20, 4, 2
