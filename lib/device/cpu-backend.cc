@@ -2,16 +2,16 @@
 #include "device/cpu-backend.h"
 
 #include <cblas.h>
-#include <malloc.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
 #include "base/error.h"
+#include "device/blas-workspace.h"
 #include "device/cpu-gemm.h"
 #include "device/cpu-kernels.h"
-#include "device/blas-workspace.h"
 #include "device/cpu-loops.h"
 
 namespace nnet3 {
@@ -23,6 +23,8 @@ using cpu::SameShape;
 namespace {
 
 constexpr size_t kAlignment = 64;
+// Blocks this large are mapped directly (see Allocate).
+constexpr size_t kMapBytes = size_t{1} << 20;
 
 // Products with at most this many rows of op(A) = A and op(B) = B^T go to
 // the small-product kernel (cpu-kernels.h).
@@ -68,15 +70,25 @@ CpuBackend::CpuBackend() { ReserveBlasWorkspace(); }
 
 void *CpuBackend::Allocate(size_t bytes) {
   if (bytes == 0) return nullptr;
-  // Blocks of 1 MiB and more come from mmap and go back to the system when
-  // freed: the caching allocator is the one cache, and decides what to
-  // keep. (Otherwise glibc raises its mmap threshold to the largest block
-  // freed, up to 32 MiB, and keeps those blocks in its heap: a second,
-  // unbounded cache of up to hundreds of MB.)
-  static const bool fixed_threshold = mallopt(M_MMAP_THRESHOLD, 1 << 20) == 1;
-  (void)fixed_threshold;
   // aligned_alloc needs a size that is a multiple of the alignment.
   const size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+  // Blocks of 1 MiB and more are mapped here and unmapped when freed: the
+  // caching allocator is their one cache and decides what to keep. They
+  // do not go through malloc, whose own thresholds are left to adapt to
+  // the other large blocks of the process: the products' packing buffers,
+  // which oneDNN allocates and frees on every call. (With malloc's mmap
+  // threshold fixed at 1 MiB for our blocks' sake, each product mapped
+  // and unmapped its 1.8-12 MB buffer and faulted all of it in again.)
+  if (rounded >= kMapBytes) {
+    void *ptr = mmap(nullptr, rounded, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (ptr == MAP_FAILED)
+      NNET3_ERR << "Out of memory: could not allocate " << bytes
+                << " bytes of CPU memory; use smaller minibatches or models.";
+    std::lock_guard<std::mutex> lock(mapped_mutex_);
+    mapped_[ptr] = rounded;
+    return ptr;
+  }
   void *ptr = std::aligned_alloc(kAlignment, rounded);
   if (ptr == nullptr)
     NNET3_ERR << "Out of memory: could not allocate " << bytes
@@ -84,7 +96,20 @@ void *CpuBackend::Allocate(size_t bytes) {
   return ptr;
 }
 
-void CpuBackend::Free(void *ptr) { std::free(ptr); }
+void CpuBackend::Free(void *ptr) {
+  if (ptr == nullptr) return;
+  {
+    std::lock_guard<std::mutex> lock(mapped_mutex_);
+    auto it = mapped_.find(ptr);
+    if (it != mapped_.end()) {
+      const size_t bytes = it->second;
+      mapped_.erase(it);
+      munmap(ptr, bytes);
+      return;
+    }
+  }
+  std::free(ptr);
+}
 
 // ---- copies ----
 

@@ -18,7 +18,10 @@
 #ifndef NNET3_DEVICE_CPU_BACKEND_H_
 #define NNET3_DEVICE_CPU_BACKEND_H_
 
+#include <cstddef>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include "device/backend.h"
 
@@ -32,6 +35,7 @@ class CpuBackend : public Backend {
   std::string Name() const override { return "cpu"; }
   bool IsGpu() const override { return false; }
 
+  // Blocks of 1 MiB and more are mapped (mmap) rather than malloc'd.
   void *Allocate(size_t bytes) override;
   void Free(void *ptr) override;
   void Synchronize() override {}
@@ -136,6 +140,9 @@ class CpuBackend : public Backend {
   // Gemm when op(A) has one row or op(B) one column: sgemv.
   void GemvProduct(float alpha, ConstMatView a, Trans trans_a, ConstMatView b,
                    Trans trans_b, float beta, MatView c);
+
+  std::mutex mapped_mutex_;
+  std::unordered_map<void *, size_t> mapped_;  // mapped blocks' sizes
 };
 
 }  // namespace nnet3
