@@ -1,5 +1,6 @@
 #include "nnet/component-itf.h"
 
+#include <cmath>
 #include <sstream>
 
 #include "base/error.h"
@@ -130,6 +131,10 @@ uint64_t RandomComponent::NextSeed() const {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
+}
+
+bool UpdatableComponent::ParamsAreFinite() const {
+  return std::isfinite(DotProduct(*this));
 }
 
 std::string UpdatableComponent::Info() const {

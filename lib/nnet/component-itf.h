@@ -215,6 +215,12 @@ class UpdatableComponent : public Component {
  public:
   // sum of elementwise products of the parameters.
   virtual float DotProduct(const UpdatableComponent &other) const = 0;
+  // Whether every parameter is finite (no inf or NaN), which the trainer
+  // asks of every step's change when no max-change needs its norm. The
+  // default tests the sum of squares (DotProduct with itself, which is
+  // also inf when the norm passes the float range); components with large
+  // parameter matrices test a plain sum in double, at half the cost.
+  virtual bool ParamsAreFinite() const;
   // this += stddev * N(0,1) noise, for derivative tests.
   virtual void PerturbParams(float stddev, uint64_t seed) = 0;
   virtual int32_t NumParameters() const = 0;

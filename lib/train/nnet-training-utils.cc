@@ -1,6 +1,7 @@
 #include "train/nnet-training-utils.h"
 
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "base/error.h"
@@ -57,8 +58,11 @@ namespace {
 // The per-component max-change factors (one per updatable component of
 // delta_nnet), counting the enforcements in *counts; adds
 // Σ factor²·‖delta_c‖² to *param_delta_squared. *summary describes the
-// smallest factor if any is below 1, else is left empty.
-std::vector<float> PerComponentFactors(const Nnet &delta_nnet,
+// smallest factor if any is below 1, else is left empty. Without
+// `need_norm` (no global max-change), a component without a max-change of
+// its own adds 0, or inf if its change is not finite: only the finiteness
+// of the total is then used.
+std::vector<float> PerComponentFactors(const Nnet &delta_nnet, bool need_norm,
                                        float max_change_scale, float scale,
                                        std::vector<int32_t> *counts,
                                        double *param_delta_squared,
@@ -74,7 +78,11 @@ std::vector<float> PerComponentFactors(const Nnet &delta_nnet,
     if (counts->size() <= i) counts->resize(i + 1, 0);
     const float max_change = uc.MaxChange();
     NNET3_ASSERT(max_change >= 0.0f);
-    const double dot_prod = uc.DotProduct(uc);
+    double dot_prod = 0.0;
+    if (need_norm || max_change != 0.0f)
+      dot_prod = uc.DotProduct(uc);
+    else if (!uc.ParamsAreFinite())
+      dot_prod = std::numeric_limits<double>::infinity();
     const double norm = std::sqrt(dot_prod) * std::fabs(scale);
     float factor = 1.0f;
     if (max_change != 0.0f && norm > max_change * max_change_scale) {
@@ -121,8 +129,8 @@ bool UpdateWithMaxChange(
   double param_delta_squared = 0.0;
   std::string summary;
   std::vector<float> scale_factors = PerComponentFactors(
-      delta_nnet, max_change_scale, scale, num_max_change_per_component_applied,
-      &param_delta_squared, &summary);
+      delta_nnet, max_param_change != 0.0f, max_change_scale, scale,
+      num_max_change_per_component_applied, &param_delta_squared, &summary);
   const double param_delta = std::sqrt(param_delta_squared) * std::fabs(scale);
   if (!std::isfinite(param_delta)) {
     NNET3_WARN << "Infinite parameter change, will not apply.";

@@ -244,6 +244,11 @@ float AffineComponent::DotProduct(const UpdatableComponent &other_in) const {
       VecVec(bias_params_, other->bias_params_));
 }
 
+bool AffineComponent::ParamsAreFinite() const {
+  // A sum in double of finite floats is finite; an inf or NaN poisons it.
+  return std::isfinite(linear_params_.Sum() + bias_params_.Sum());
+}
+
 void AffineComponent::PerturbParams(float stddev, uint64_t seed) {
   Matrix noise(OutputDim(), InputDim(), ResizeType::kUndefined,
                linear_params_.device());

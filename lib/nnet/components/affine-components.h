@@ -66,6 +66,7 @@ class AffineComponent : public UpdatableComponent {
   // One pass over the parameters (MatrixView::AddMatAndScaleSrc).
   void AddAndScaleSource(float alpha, Component *src, float src_scale) override;
   float DotProduct(const UpdatableComponent &other) const override;
+  bool ParamsAreFinite() const override;
   void PerturbParams(float stddev, uint64_t seed) override;
   int32_t NumParameters() const override;
   // The linear parameters row by row, then the bias.

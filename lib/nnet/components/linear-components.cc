@@ -208,6 +208,8 @@ float LinearComponent::DotProduct(const UpdatableComponent &other_in) const {
   return static_cast<float>(TraceMatMat(params_, other->params_, Trans::kYes));
 }
 
+bool LinearComponent::ParamsAreFinite() const { return params_.IsFinite(); }
+
 void LinearComponent::PerturbParams(float stddev, uint64_t seed) {
   Matrix noise(OutputDim(), InputDim(), ResizeType::kUndefined,
                params_.device());

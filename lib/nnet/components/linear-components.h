@@ -65,6 +65,7 @@ class LinearComponent : public UpdatableComponent {
   void Scale(float scale) override;
   void Add(float alpha, const Component &other) override;
   float DotProduct(const UpdatableComponent &other) const override;
+  bool ParamsAreFinite() const override;
   void PerturbParams(float stddev, uint64_t seed) override;
   int32_t NumParameters() const override;
   void Vectorize(VectorView *params) const override;  // row by row

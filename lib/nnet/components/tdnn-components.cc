@@ -468,6 +468,12 @@ float TdnnComponent::DotProduct(const UpdatableComponent &other_in) const {
   return static_cast<float>(ans);
 }
 
+bool TdnnComponent::ParamsAreFinite() const {
+  // As AffineComponent's: a sum in double is poisoned by any inf or NaN.
+  return std::isfinite(linear_params_.Sum() +
+                       (bias_params_.Dim() != 0 ? bias_params_.Sum() : 0.0));
+}
+
 void TdnnComponent::PerturbParams(float stddev, uint64_t seed) {
   Matrix noise(linear_params_.NumRows(), linear_params_.NumCols(),
                ResizeType::kUndefined, linear_params_.device());

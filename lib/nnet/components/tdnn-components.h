@@ -113,6 +113,7 @@ class TdnnComponent : public UpdatableComponent {
   void Scale(float scale) override;
   void Add(float alpha, const Component &other) override;
   float DotProduct(const UpdatableComponent &other) const override;
+  bool ParamsAreFinite() const override;
   void PerturbParams(float stddev, uint64_t seed) override;
   int32_t NumParameters() const override;
   // The linear parameters row by row, then the bias (if any).

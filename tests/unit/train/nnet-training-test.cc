@@ -6,12 +6,14 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "base/error.h"
 #include "nnet/nnet-utils.h"
 #include "train-test-utils.h"
+#include "train/nnet-training-utils.h"
 
 namespace nnet3 {
 namespace {
@@ -155,7 +157,7 @@ TEST_CASE("Two Adam steps match the hand computation", "[trainer][adam]") {
         m[i] = b1 * m[i] + (1 - b1) * grad[i];
         v[i] = b2 * v[i] + (1 - b2) * grad[i] * grad[i];
         const double step = lr * (m[i] / (1 - std::pow(b1, t))) /
-                                (std::sqrt(v[i] / (1 - std::pow(b2, t))) + eps);
+                            (std::sqrt(v[i] / (1 - std::pow(b2, t))) + eps);
         *param[i] += step - lr * weight_decay * *param[i];
       }
     }
@@ -275,6 +277,75 @@ TEST_CASE("Max-change limits and counts the change", "[trainer]") {
     trainer.PrintMaxChangeStats();
     REQUIRE(lines.size() == 1);
     CHECK(lines[0] == "The global max-change was enforced 100 % of the time.");
+  }
+}
+
+// One updatable component of each kind with its own finiteness test, and
+// one (PerElementScaleComponent) with the default.
+const char *const kKindsConfig =
+    "input-node name=input dim=3\n"
+    "component name=affine type=AffineComponent input-dim=3 output-dim=4\n"
+    "component-node name=affine component=affine input=input\n"
+    "component name=ng type=NaturalGradientAffineComponent input-dim=4 "
+    "output-dim=4\n"
+    "component-node name=ng component=ng input=affine\n"
+    "component name=linear type=LinearComponent input-dim=4 output-dim=4\n"
+    "component-node name=linear component=linear input=ng\n"
+    "component name=tdnn type=TdnnComponent input-dim=4 output-dim=4 "
+    "time-offsets=0\n"
+    "component-node name=tdnn component=tdnn input=linear\n"
+    "component name=scale type=PerElementScaleComponent dim=4\n"
+    "component-node name=scale component=scale input=tdnn\n"
+    "output-node name=output input=scale objective=quadratic\n";
+
+// Sets parameter `index` of component `name` (in Vectorize order).
+void SetParam(Nnet *nnet, const std::string &name, int32_t index, float v) {
+  auto *uc = dynamic_cast<UpdatableComponent *>(
+      nnet->GetComponent(nnet->GetComponentIndex(name)));
+  REQUIRE(uc != nullptr);
+  Vector params(uc->NumParameters(), ResizeType::kSetZero, CpuDevice());
+  uc->Vectorize(&params);
+  std::vector<float> host = params.ToHost();
+  host.at(index) = v;
+  params.CopyFromHost(host);
+  uc->UnVectorize(params);
+}
+
+TEST_CASE("A change with inf or NaN is refused, whatever the max-changes",
+          "[trainer]") {
+  const Nnet nnet = NnetFromConfig(kKindsConfig);
+  const float inf = std::numeric_limits<float>::infinity();
+  for (const std::string name : {"affine", "ng", "linear", "tdnn", "scale"}) {
+    const auto &uc = dynamic_cast<const UpdatableComponent &>(
+        *nnet.GetComponent(nnet.GetComponentIndex(name)));
+    CHECK(uc.ParamsAreFinite());
+    const int32_t n = uc.NumParameters();
+    for (const float bad : {inf, -inf, std::nanf("")}) {
+      for (const int32_t index : {0, n / 2, n - 1}) {  // linear ... bias
+        INFO(name << " parameter " << index << " of " << n << " = " << bad);
+        Nnet delta(nnet);
+        SetParam(&delta, name, index, bad);
+        const auto &bad_uc = dynamic_cast<const UpdatableComponent &>(
+            *delta.GetComponent(delta.GetComponentIndex(name)));
+        CHECK_FALSE(bad_uc.ParamsAreFinite());
+        // Refused with no max-change, a global one, and per-component ones;
+        // the model is left as it was.
+        for (const float global : {0.0f, 10.0f}) {
+          for (const float per_component : {0.0f, 10.0f}) {
+            for (int32_t c = 0; c < delta.NumComponents(); ++c)
+              if (auto *u =
+                      dynamic_cast<UpdatableComponent *>(delta.GetComponent(c)))
+                u->SetMaxChange(per_component);
+            Nnet model(nnet);
+            std::vector<int32_t> counts;
+            int32_t global_count = 0;
+            CHECK_FALSE(UpdateNnetWithMaxChange(
+                delta, global, 1.0f, 1.0f, &model, &counts, &global_count));
+            CHECK(DotProduct(model, model) == DotProduct(nnet, nnet));
+          }
+        }
+      }
+    }
   }
 }
 
