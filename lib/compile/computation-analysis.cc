@@ -1,7 +1,6 @@
 #include "compile/computation-analysis.h"
 
 #include <algorithm>
-#include <iterator>
 #include <sstream>
 
 #include "base/error.h"
@@ -16,11 +15,58 @@ void SortAndUniq(std::vector<int32_t> *v) {
   v->erase(std::unique(v->begin(), v->end()), v->end());
 }
 
-// Index of `value` in the sorted vector `points` (which must contain it).
-int32_t PositionOf(const std::vector<int32_t> &points, int32_t value) {
-  auto it = std::lower_bound(points.begin(), points.end(), value);
-  NNET3_ASSERT(it != points.end() && *it == value);
-  return static_cast<int32_t>(it - points.begin());
+// Index of `value` in the sorted range [begin, end) (which must contain it),
+// counted from `begin`.
+int32_t PositionOf(const int32_t *begin, const int32_t *end, int32_t value) {
+  const int32_t *it = std::lower_bound(begin, end, value);
+  NNET3_ASSERT(it != end && *it == value);
+  return static_cast<int32_t>(it - begin);
+}
+
+// The sorted, unique row (rows == true) or column boundaries of every
+// matrix of `computation`, concatenated into `points`; matrix m's are
+// [(*begin)[m], (*begin)[m + 1]). One flat buffer, not one per matrix.
+void CollectSplitPoints(const NnetComputation &computation, bool rows,
+                        std::vector<int32_t> *points,
+                        std::vector<int32_t> *begin) {
+  const size_t num_matrices = computation.matrices.size();
+  begin->assign(num_matrices + 1, 0);
+  for (size_t m = 1; m < num_matrices; m++) (*begin)[m + 1] = 2;
+  for (size_t s = 1; s < computation.submatrices.size(); s++) {
+    int32_t m = computation.submatrices[s].matrix_index;
+    NNET3_ASSERT(m > 0 && static_cast<size_t>(m) < num_matrices);
+    (*begin)[m + 1] += 2;
+  }
+  for (size_t m = 0; m < num_matrices; m++) (*begin)[m + 1] += (*begin)[m];
+  points->resize(static_cast<size_t>((*begin)[num_matrices]));
+  // Fill each matrix's range from its end, the size first.
+  std::vector<int32_t> fill(begin->begin() + 1, begin->end());
+  for (size_t m = 1; m < num_matrices; m++) {
+    const NnetComputation::MatrixInfo &info = computation.matrices[m];
+    (*points)[--fill[m]] = 0;
+    (*points)[--fill[m]] = rows ? info.num_rows : info.num_cols;
+  }
+  for (size_t s = 1; s < computation.submatrices.size(); s++) {
+    const NnetComputation::SubMatrixInfo &info = computation.submatrices[s];
+    int32_t m = info.matrix_index;
+    int32_t offset = rows ? info.row_offset : info.col_offset;
+    int32_t size = rows ? info.num_rows : info.num_cols;
+    (*points)[--fill[m]] = offset;
+    (*points)[--fill[m]] = offset + size;
+  }
+  // Sort and uniq each range, closing up the gaps.
+  int32_t *data = points->data();
+  int32_t write = 0;
+  for (size_t m = 0; m < num_matrices; m++) {
+    int32_t *first = data + (*begin)[m], *last = data + (*begin)[m + 1];
+    std::sort(first, last);
+    int32_t *unique_end = std::unique(first, last);
+    (*begin)[m] = write;
+    write =
+        static_cast<int32_t>(std::copy(first, unique_end, data + write) - data);
+  }
+  (*begin)[num_matrices] = write;
+  points->resize(static_cast<size_t>(write));
 }
 
 }  // namespace
@@ -32,56 +78,37 @@ void ComputationVariables::Init(const NnetComputation &computation) {
   int32_t num_matrices = static_cast<int32_t>(computation.matrices.size());
   int32_t num_submatrices =
       static_cast<int32_t>(computation.submatrices.size());
-  row_split_points_.assign(num_matrices, std::vector<int32_t>());
-  column_split_points_.assign(num_matrices, std::vector<int32_t>());
-  for (int32_t m = 1; m < num_matrices; m++) {
-    row_split_points_[m] = {0, computation.matrices[m].num_rows};
-    column_split_points_[m] = {0, computation.matrices[m].num_cols};
-  }
-  for (int32_t s = 1; s < num_submatrices; s++) {
-    const NnetComputation::SubMatrixInfo &info = computation.submatrices[s];
-    NNET3_ASSERT(info.matrix_index > 0 && info.matrix_index < num_matrices);
-    std::vector<int32_t> &rows = row_split_points_[info.matrix_index];
-    rows.push_back(info.row_offset);
-    rows.push_back(info.row_offset + info.num_rows);
-    std::vector<int32_t> &cols = column_split_points_[info.matrix_index];
-    cols.push_back(info.col_offset);
-    cols.push_back(info.col_offset + info.num_cols);
-  }
+  CollectSplitPoints(computation, true, &row_points_, &row_points_begin_);
+  CollectSplitPoints(computation, false, &column_points_,
+                     &column_points_begin_);
   matrix_to_variable_index_.assign(num_matrices + 1, 0);
   variable_to_matrix_.clear();
   num_variables_ = 0;
   for (int32_t m = 1; m < num_matrices; m++) {
-    SortAndUniq(&row_split_points_[m]);
-    SortAndUniq(&column_split_points_[m]);
     matrix_to_variable_index_[m] = num_variables_;
-    int32_t n = static_cast<int32_t>((row_split_points_[m].size() - 1) *
-                                     (column_split_points_[m].size() - 1));
+    int32_t n = (row_points_begin_[m + 1] - row_points_begin_[m] - 1) *
+                (column_points_begin_[m + 1] - column_points_begin_[m] - 1);
     num_variables_ += n;
     variable_to_matrix_.insert(variable_to_matrix_.end(), n, m);
   }
   matrix_to_variable_index_[num_matrices] = num_variables_;
-  if (num_matrices > 0) matrix_to_variable_index_[0] = 0;
 
-  submatrix_to_matrix_.assign(num_submatrices, 0);
-  submatrix_is_whole_matrix_.assign(num_submatrices, false);
-  variables_for_submatrix_.assign(num_submatrices, std::vector<int32_t>());
+  submatrix_blocks_.assign(num_submatrices, SubmatrixBlocks());
   for (int32_t s = 1; s < num_submatrices; s++) {
     const NnetComputation::SubMatrixInfo &info = computation.submatrices[s];
     int32_t m = info.matrix_index;
-    submatrix_to_matrix_[s] = m;
-    submatrix_is_whole_matrix_[s] = computation.IsWholeMatrix(s);
-    const std::vector<int32_t> &rows = row_split_points_[m],
-                               &cols = column_split_points_[m];
-    int32_t r0 = PositionOf(rows, info.row_offset),
-            r1 = PositionOf(rows, info.row_offset + info.num_rows),
-            c0 = PositionOf(cols, info.col_offset),
-            c1 = PositionOf(cols, info.col_offset + info.num_cols);
-    int32_t num_col_blocks = static_cast<int32_t>(cols.size()) - 1;
-    for (int32_t r = r0; r < r1; r++)
-      for (int32_t c = c0; c < c1; c++)
-        variables_for_submatrix_[s].push_back(matrix_to_variable_index_[m] +
-                                              r * num_col_blocks + c);
+    const int32_t *rows = row_points_.data() + row_points_begin_[m],
+                  *rows_end = row_points_.data() + row_points_begin_[m + 1],
+                  *cols = column_points_.data() + column_points_begin_[m],
+                  *cols_end =
+                      column_points_.data() + column_points_begin_[m + 1];
+    SubmatrixBlocks &blocks = submatrix_blocks_[s];
+    blocks.matrix = m;
+    blocks.whole_matrix = computation.IsWholeMatrix(s);
+    blocks.r0 = PositionOf(rows, rows_end, info.row_offset);
+    blocks.r1 = PositionOf(rows, rows_end, info.row_offset + info.num_rows);
+    blocks.c0 = PositionOf(cols, cols_end, info.col_offset);
+    blocks.c1 = PositionOf(cols, cols_end, info.col_offset + info.num_cols);
   }
 }
 
@@ -89,9 +116,14 @@ void ComputationVariables::AppendVariablesForSubmatrix(
     int32_t submatrix_index, std::vector<int32_t> *variables) const {
   NNET3_ASSERT(submatrix_index > 0 &&
                submatrix_index <
-                   static_cast<int32_t>(variables_for_submatrix_.size()));
-  const std::vector<int32_t> &v = variables_for_submatrix_[submatrix_index];
-  variables->insert(variables->end(), v.begin(), v.end());
+                   static_cast<int32_t>(submatrix_blocks_.size()));
+  const SubmatrixBlocks &b = submatrix_blocks_[submatrix_index];
+  const int32_t num_col_blocks =
+      column_points_begin_[b.matrix + 1] - column_points_begin_[b.matrix] - 1;
+  const int32_t first = matrix_to_variable_index_[b.matrix];
+  for (int32_t r = b.r0; r < b.r1; r++)
+    for (int32_t c = b.c0; c < b.c1; c++)
+      variables->push_back(first + r * num_col_blocks + c);
 }
 
 void ComputationVariables::AppendVariablesForMatrix(
@@ -110,8 +142,9 @@ void ComputationVariables::RecordAccessForSubmatrix(
   if (submatrix_index == 0) return;
   NNET3_ASSERT(submatrix_index > 0 &&
                submatrix_index <
-                   static_cast<int32_t>(submatrix_to_matrix_.size()));
-  int32_t m = submatrix_to_matrix_[submatrix_index];
+                   static_cast<int32_t>(submatrix_blocks_.size()));
+  const SubmatrixBlocks &b = submatrix_blocks_[submatrix_index];
+  int32_t m = b.matrix;
   bool read = access_type != kWriteAccess, write = access_type != kReadAccess;
   if (read) {
     AppendVariablesForSubmatrix(submatrix_index, &ca->variables_read);
@@ -123,8 +156,7 @@ void ComputationVariables::RecordAccessForSubmatrix(
     ca->submatrices_written.push_back(submatrix_index);
     ca->matrices_written.push_back(m);
     // The rest of the matrix is kept, so its old contents matter.
-    if (!submatrix_is_whole_matrix_[submatrix_index])
-      ca->matrices_read.push_back(m);
+    if (!b.whole_matrix) ca->matrices_read.push_back(m);
   }
 }
 
@@ -136,9 +168,10 @@ int32_t ComputationVariables::GetMatrixForVariable(int32_t variable) const {
 NnetComputation::SubMatrixInfo ComputationVariables::VariableInfo(
     int32_t variable) const {
   int32_t m = GetMatrixForVariable(variable);
-  const std::vector<int32_t> &rows = row_split_points_[m],
-                             &cols = column_split_points_[m];
-  int32_t num_col_blocks = static_cast<int32_t>(cols.size()) - 1;
+  const int32_t *rows = row_points_.data() + row_points_begin_[m],
+                *cols = column_points_.data() + column_points_begin_[m];
+  int32_t num_col_blocks =
+      column_points_begin_[m + 1] - column_points_begin_[m] - 1;
   int32_t offset = variable - matrix_to_variable_index_[m];
   int32_t r = offset / num_col_blocks, c = offset % num_col_blocks;
   return NnetComputation::SubMatrixInfo(m, rows[r], rows[r + 1] - rows[r],
@@ -150,10 +183,11 @@ std::string ComputationVariables::DescribeVariable(int32_t variable) const {
   int32_t m = info.matrix_index;
   std::ostringstream os;
   os << "m" << m;
-  bool whole_rows =
-           info.row_offset == 0 && info.num_rows == row_split_points_[m].back(),
-       whole_cols = info.col_offset == 0 &&
-                    info.num_cols == column_split_points_[m].back();
+  bool whole_rows = info.row_offset == 0 &&
+                    info.num_rows == row_points_[row_points_begin_[m + 1] - 1],
+       whole_cols =
+           info.col_offset == 0 &&
+           info.num_cols == column_points_[column_points_begin_[m + 1] - 1];
   if (whole_rows && whole_cols) return os.str();
   os << "(";
   if (whole_rows)
@@ -273,41 +307,91 @@ void ComputeOneCommandAttributes(const Nnet &nnet,
 
 }  // namespace
 
+namespace {
+
+// Sorts and uniqs `scratch` and copies it to `out` (one allocation of the
+// exact size, or none if `out` already has the capacity).
+void SortUniqInto(std::vector<int32_t> *scratch, std::vector<int32_t> *out) {
+  SortAndUniq(scratch);
+  out->assign(scratch->begin(), scratch->end());
+}
+
+}  // namespace
+
 void ComputeCommandAttributes(const Nnet &nnet,
                               const NnetComputation &computation,
                               const ComputationVariables &variables,
                               std::vector<CommandAttributes> *attributes) {
-  attributes->clear();
   attributes->resize(computation.commands.size());
+  // The lists are gathered in one reused scratch object, so each list of
+  // the result is allocated once, at its final size.
+  CommandAttributes scratch;
   for (size_t k = 0; k < computation.commands.size(); k++) {
-    CommandAttributes &attr = (*attributes)[k];
+    scratch.variables_read.clear();
+    scratch.variables_written.clear();
+    scratch.submatrices_read.clear();
+    scratch.submatrices_written.clear();
+    scratch.matrices_read.clear();
+    scratch.matrices_written.clear();
+    scratch.has_side_effects = false;
     ComputeOneCommandAttributes(nnet, computation, computation.commands[k],
-                                variables, &attr);
-    SortAndUniq(&attr.variables_read);
-    SortAndUniq(&attr.variables_written);
-    SortAndUniq(&attr.submatrices_read);
-    SortAndUniq(&attr.submatrices_written);
-    SortAndUniq(&attr.matrices_read);
-    SortAndUniq(&attr.matrices_written);
+                                variables, &scratch);
+    CommandAttributes &attr = (*attributes)[k];
+    SortUniqInto(&scratch.variables_read, &attr.variables_read);
+    SortUniqInto(&scratch.variables_written, &attr.variables_written);
+    SortUniqInto(&scratch.submatrices_read, &attr.submatrices_read);
+    SortUniqInto(&scratch.submatrices_written, &attr.submatrices_written);
+    SortUniqInto(&scratch.matrices_read, &attr.matrices_read);
+    SortUniqInto(&scratch.matrices_written, &attr.matrices_written);
+    attr.has_side_effects = scratch.has_side_effects;
   }
 }
 
 namespace {
 
-// Appends one Access per element of read ∪ written (both sorted) to
-// (*lists)[element].
-void AppendAccesses(int32_t command, const std::vector<int32_t> &read,
-                    const std::vector<int32_t> &written,
-                    std::vector<std::vector<Access>> *lists) {
-  std::vector<int32_t> all;
-  std::set_union(read.begin(), read.end(), written.begin(), written.end(),
-                 std::back_inserter(all));
-  for (int32_t e : all) {
-    bool r = std::binary_search(read.begin(), read.end(), e),
-         w = std::binary_search(written.begin(), written.end(), e);
-    AccessType type =
-        r && w ? kReadWriteAccess : (r ? kReadAccess : kWriteAccess);
-    (*lists)[e].push_back(Access(command, type));
+// Calls visit(element, access_type) for each element of read ∪ written
+// (both sorted and unique), in increasing order.
+template <typename Visit>
+void ForEachAccess(const std::vector<int32_t> &read,
+                   const std::vector<int32_t> &written, Visit visit) {
+  auto r = read.begin(), w = written.begin();
+  while (r != read.end() || w != written.end()) {
+    if (w == written.end() || (r != read.end() && *r < *w)) {
+      visit(*r++, kReadAccess);
+    } else if (r == read.end() || *w < *r) {
+      visit(*w++, kWriteAccess);
+    } else {
+      visit(*r, kReadWriteAccess);
+      ++r;
+      ++w;
+    }
+  }
+}
+
+// For each element (variable or matrix) e < num_elements, one Access per
+// command that reads or writes it, in command order, taking each command's
+// lists through the member pointers `read` and `written`. Counts first, so
+// each list is allocated once.
+void ComputeAccessLists(const std::vector<CommandAttributes> &attributes,
+                        std::vector<int32_t> CommandAttributes::*read,
+                        std::vector<int32_t> CommandAttributes::*written,
+                        size_t num_elements,
+                        std::vector<std::vector<Access>> *lists) {
+  std::vector<int32_t> counts(num_elements, 0);
+  for (const CommandAttributes &attr : attributes)
+    ForEachAccess(attr.*read, attr.*written,
+                  [&counts](int32_t e, AccessType) { counts[e]++; });
+  lists->resize(num_elements);
+  for (size_t e = 0; e < num_elements; e++) {
+    (*lists)[e].clear();
+    (*lists)[e].reserve(static_cast<size_t>(counts[e]));
+  }
+  for (size_t k = 0; k < attributes.size(); k++) {
+    const int32_t command = static_cast<int32_t>(k);
+    ForEachAccess(attributes[k].*read, attributes[k].*written,
+                  [command, lists](int32_t e, AccessType type) {
+                    (*lists)[e].push_back(Access(command, type));
+                  });
   }
 }
 
@@ -317,12 +401,10 @@ void ComputeVariableAccesses(
     const ComputationVariables &variables,
     const std::vector<CommandAttributes> &command_attributes,
     std::vector<std::vector<Access>> *variable_accesses) {
-  variable_accesses->clear();
-  variable_accesses->resize(variables.NumVariables());
-  for (size_t k = 0; k < command_attributes.size(); k++)
-    AppendAccesses(static_cast<int32_t>(k),
-                   command_attributes[k].variables_read,
-                   command_attributes[k].variables_written, variable_accesses);
+  ComputeAccessLists(command_attributes, &CommandAttributes::variables_read,
+                     &CommandAttributes::variables_written,
+                     static_cast<size_t>(variables.NumVariables()),
+                     variable_accesses);
 }
 
 namespace {
@@ -357,7 +439,10 @@ void ComputeMatrixAccesses(
     std::vector<MatrixAccesses> *matrix_accesses) {
   (void)nnet;
   (void)variables;
-  std::vector<std::vector<Access>> accesses(computation.matrices.size());
+  std::vector<std::vector<Access>> accesses;
+  ComputeAccessLists(command_attributes, &CommandAttributes::matrices_read,
+                     &CommandAttributes::matrices_written,
+                     computation.matrices.size(), &accesses);
   matrix_accesses->clear();
   matrix_accesses->resize(computation.matrices.size());
   // In a looped computation the kSwapMatrix commands just before the
@@ -374,8 +459,6 @@ void ComputeMatrixAccesses(
   }
   for (size_t k = 0; k < command_attributes.size(); k++) {
     int32_t c = static_cast<int32_t>(k);
-    AppendAccesses(c, command_attributes[k].matrices_read,
-                   command_attributes[k].matrices_written, &accesses);
     const NnetComputation::Command &cmd = computation.commands[k];
     switch (cmd.command_type) {
       case kAllocMatrix:

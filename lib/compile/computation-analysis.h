@@ -93,16 +93,23 @@ class ComputationVariables {
   std::string DescribeVariable(int32_t variable) const;
 
  private:
-  // Sorted boundaries per matrix, each including 0 and the matrix size.
-  std::vector<std::vector<int32_t>> row_split_points_;
-  std::vector<std::vector<int32_t>> column_split_points_;
+  // Where submatrix s lies among its matrix's blocks: rows [r0, r1) and
+  // columns [c0, c1) of the blocks the split points cut.
+  struct SubmatrixBlocks {
+    int32_t matrix = 0;
+    int32_t r0 = 0, r1 = 0, c0 = 0, c1 = 0;
+    bool whole_matrix = false;
+  };
+  // Sorted boundaries of every matrix, each including 0 and the matrix
+  // size, concatenated: matrix m's are [points_begin_[m],
+  // points_begin_[m + 1]) (num_matrices + 1 entries each).
+  std::vector<int32_t> row_points_, row_points_begin_;
+  std::vector<int32_t> column_points_, column_points_begin_;
   // First variable of each matrix; a matrix's variables are numbered
   // row-block-major (first + row_block * num_column_blocks + column_block).
   // Has num_matrices + 1 entries.
   std::vector<int32_t> matrix_to_variable_index_;
-  std::vector<int32_t> submatrix_to_matrix_;
-  std::vector<bool> submatrix_is_whole_matrix_;
-  std::vector<std::vector<int32_t>> variables_for_submatrix_;
+  std::vector<SubmatrixBlocks> submatrix_blocks_;
   std::vector<int32_t> variable_to_matrix_;
   int32_t num_variables_ = 0;
 };
