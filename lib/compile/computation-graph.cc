@@ -57,9 +57,8 @@ class PredicateIndexSet : public IndexSet {
 int32_t ComputationGraph::GetCindexId(const Cindex &cindex, bool input,
                                       bool *is_new) {
   const int32_t new_id = static_cast<int32_t>(cindexes.size());
-  auto p = cindex_to_cindex_id_.emplace(cindex, new_id);
-  *is_new = p.second;
-  if (!p.second) return p.first->second;
+  const int32_t id = cindex_to_cindex_id_.Insert(cindex, new_id, is_new);
+  if (!*is_new) return id;
   cindexes.push_back(cindex);
   is_input.push_back(input);
   dependencies.emplace_back();
@@ -67,8 +66,7 @@ int32_t ComputationGraph::GetCindexId(const Cindex &cindex, bool input,
 }
 
 int32_t ComputationGraph::GetCindexId(const Cindex &cindex) const {
-  auto it = cindex_to_cindex_id_.find(cindex);
-  return it == cindex_to_cindex_id_.end() ? -1 : it->second;
+  return cindex_to_cindex_id_.Find(cindex);
 }
 
 void ComputationGraph::Renumber(const std::vector<bool> &keep) {
@@ -78,26 +76,28 @@ void ComputationGraph::Renumber(const std::vector<bool> &keep) {
   int32_t new_num = 0;
   for (int32_t c = 0; c < old_num; c++)
     if (keep[c]) old2new[c] = new_num++;
-  std::vector<Cindex> new_cindexes(new_num);
-  std::vector<bool> new_is_input(new_num);
-  std::vector<std::vector<int32_t>> new_dependencies(new_num);
+  // In place: old2new[c] <= c, so each kept entry moves down to a slot
+  // already vacated, and the dependency lists keep their memory.
   for (int32_t c = 0; c < old_num; c++) {
     int32_t n = old2new[c];
     if (n < 0) continue;
-    new_cindexes[n] = cindexes[c];
-    new_is_input[n] = is_input[c];
-    std::vector<int32_t> &deps = new_dependencies[n];
-    deps.reserve(dependencies[c].size());
-    for (int32_t d : dependencies[c]) {
+    std::vector<int32_t> &deps = dependencies[c];
+    for (int32_t &d : deps) {
       NNET3_ASSERT(old2new[d] >= 0);
-      deps.push_back(old2new[d]);
+      d = old2new[d];
     }
+    if (n == c) continue;
+    cindexes[n] = cindexes[c];
+    is_input[n] = is_input[c];
+    dependencies[n].swap(deps);
   }
-  cindexes.swap(new_cindexes);
-  is_input.swap(new_is_input);
-  dependencies.swap(new_dependencies);
-  cindex_to_cindex_id_.clear();
-  for (int32_t c = 0; c < new_num; c++) cindex_to_cindex_id_[cindexes[c]] = c;
+  cindexes.resize(new_num);
+  is_input.resize(new_num);
+  dependencies.resize(new_num);
+  cindex_to_cindex_id_.Clear();
+  bool is_new;
+  for (int32_t c = 0; c < new_num; c++)
+    cindex_to_cindex_id_.Insert(cindexes[c], c, &is_new);
 }
 
 void ComputationGraph::Print(std::ostream &os,

@@ -37,9 +37,9 @@
 #include <ostream>
 #include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "compile/cindex-map.h"
 #include "compile/computation-request.h"
 #include "nnet/descriptor.h"
 #include "nnet/nnet.h"
@@ -72,7 +72,7 @@ struct ComputationGraph {
              const std::vector<std::string> &node_names) const;
 
  private:
-  std::unordered_map<Cindex, int32_t, CindexHasher> cindex_to_cindex_id_;
+  CindexMap cindex_to_cindex_id_;
 };
 
 // CindexSet (nnet/descriptor.h) over a pruned graph: every cindex in the
@@ -199,9 +199,9 @@ class ComputationGraphBuilder {
   std::deque<int32_t> computable_queue_;
   // Scratch space reused across calls (a cold compile of a training request
   // made some 30k short-lived allocations in these before).
-  std::vector<Cindex> inputs_scratch_;                 // AddDependencies
-  mutable std::vector<Index> input_indexes_scratch_;   // GetInputCindexes
-  std::vector<int32_t> usable_stack_;                  // ChangeUsableCount
+  std::vector<Cindex> inputs_scratch_;                // AddDependencies
+  mutable std::vector<Index> input_indexes_scratch_;  // GetInputCindexes
+  std::vector<int32_t> usable_stack_;                 // ChangeUsableCount
   bool had_cycle_ = false;
   bool computed_ = false, pruned_ = false;
 };
