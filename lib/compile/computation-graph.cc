@@ -137,7 +137,8 @@ void ComputationGraphBuilder::AddCindexId(int32_t cindex_id, bool is_input,
   NNET3_ASSERT(cindex_id == static_cast<int32_t>(computable_info_.size()));
   computable_info_.push_back(is_input ? kComputable : kUnknown);
   computable_queued_.push_back(false);
-  depend_on_this_.emplace_back();
+  dependents_head_.push_back(-1);
+  dependents_tail_.push_back(-1);
   usable_count_.push_back(is_output ? 1 : 0);
   if (!is_input) next_queue_.push_back(cindex_id);
 }
@@ -239,7 +240,7 @@ void ComputationGraphBuilder::AddDependencies(int32_t cindex_id) {
   // This cindex is kUnknown with usable_count_ > 0, so it counts towards
   // the usable_count_ of each thing it depends on.
   for (int32_t dep : deps) {
-    depend_on_this_[dep].push_back(cindex_id);
+    AddDependent(dep, cindex_id);
     ChangeUsableCount(dep, +1);
   }
   graph_->dependencies[cindex_id].swap(deps);
@@ -268,7 +269,8 @@ bool ComputationGraphBuilder::EvaluateNode(int32_t cindex_id,
   const NetworkNode &node = nnet_.GetNode(cindex.first);
   if (node.node_type == kDescriptor) {
     PredicateCindexSet set(*graph_, is_available);
-    std::vector<Cindex> this_used;
+    std::vector<Cindex> &this_used = used_cindexes_scratch_;
+    this_used.clear();
     bool ans = node.descriptor.IsComputable(cindex.second, set,
                                             used ? &this_used : nullptr);
     if (used) used->insert(used->end(), this_used.begin(), this_used.end());
@@ -277,7 +279,8 @@ bool ComputationGraphBuilder::EvaluateNode(int32_t cindex_id,
   NNET3_ASSERT(node.node_type == kComponent);
   const Component *c = nnet_.GetComponent(node.component_index);
   PredicateIndexSet set(*graph_, cindex.first - 1, is_available);
-  std::vector<Index> used_indexes;
+  std::vector<Index> &used_indexes = used_indexes_scratch_;
+  used_indexes.clear();
   bool ans = c->IsComputable(request_->misc_info, cindex.second, set,
                              used ? &used_indexes : nullptr);
   if (ans && used)
@@ -317,8 +320,22 @@ ComputationGraphBuilder::ComputeComputableInfo(int32_t cindex_id) const {
   }
 }
 
+void ComputationGraphBuilder::AddDependent(int32_t cindex_id,
+                                           int32_t dependent) {
+  const int32_t entry = static_cast<int32_t>(dependents_pool_.size());
+  dependents_pool_.push_back(DependentEntry{dependent, -1});
+  int32_t &tail = dependents_tail_[cindex_id];
+  if (tail < 0)
+    dependents_head_[cindex_id] = entry;
+  else
+    dependents_pool_[tail].next = entry;
+  tail = entry;
+}
+
 void ComputationGraphBuilder::QueueDependents(int32_t cindex_id) {
-  for (int32_t other : depend_on_this_[cindex_id]) {
+  for (int32_t e = dependents_head_[cindex_id]; e >= 0;
+       e = dependents_pool_[e].next) {
+    const int32_t other = dependents_pool_[e].cindex_id;
     if (computable_info_[other] == kUnknown && !computable_queued_[other]) {
       computable_queue_.push_back(other);
       computable_queued_[other] = true;
@@ -452,12 +469,13 @@ void ComputationGraphBuilder::PruneDependencies(int32_t cindex_id) {
   auto computable = [this](int32_t id) {
     return computable_info_[id] == kComputable;
   };
-  std::vector<Cindex> used;
+  std::vector<Cindex> &used = used_scratch_;
+  used.clear();
   bool ans = EvaluateNode(cindex_id, computable, &used);
   // Computable with kUnknown counted as not computable, so it must still be.
   NNET3_ASSERT(ans);
-  std::vector<int32_t> used_ids;
-  used_ids.reserve(used.size());
+  std::vector<int32_t> &used_ids = used_ids_scratch_;
+  used_ids.clear();
   std::sort(deps.begin(), deps.end());
   for (const Cindex &c : used) {
     int32_t id = graph_->GetCindexId(c);
@@ -465,7 +483,8 @@ void ComputationGraphBuilder::PruneDependencies(int32_t cindex_id) {
     used_ids.push_back(id);
   }
   SortAndUniq(&used_ids);
-  deps.swap(used_ids);
+  // A subset of deps: fits in its memory.
+  deps.assign(used_ids.begin(), used_ids.end());
 }
 
 void ComputationGraphBuilder::ComputeRequiredArray(
@@ -518,7 +537,9 @@ void ComputationGraphBuilder::Prune() {
   usable_count_.assign(new_num, 1);
   computable_queued_.assign(new_num, false);
   // Later segments may add dependents of these cindexes.
-  depend_on_this_.assign(new_num, std::vector<int32_t>());
+  dependents_pool_.clear();
+  dependents_head_.assign(new_num, -1);
+  dependents_tail_.assign(new_num, -1);
   graph_->segment_ends.push_back(static_cast<int32_t>(new_num));
   pruned_ = true;
 }

@@ -154,6 +154,8 @@ class ComputationGraphBuilder {
   void UpdateAllComputableInfo();
   void SetAsWillNotCompute(int32_t cindex_id);
   void QueueDependents(int32_t cindex_id);
+  // Records that `dependent` depends on `cindex_id`.
+  void AddDependent(int32_t cindex_id, int32_t dependent);
   // Adds `delta` (+1 / -1) to usable_count_, propagating to dependencies
   // when the count leaves / reaches zero (iteratively, no recursion).
   void ChangeUsableCount(int32_t cindex_id, int32_t delta);
@@ -188,8 +190,16 @@ class ComputationGraphBuilder {
   ComputationGraph *graph_;
   int32_t segment_start_ = 0;  // first cindex_id of the current segment
   std::vector<int32_t> output_cindex_ids_;
-  // Reverse of graph_->dependencies (before pruning).
-  std::vector<std::vector<int32_t>> depend_on_this_;
+  // Reverse of graph_->dependencies (before pruning), as one linked list
+  // per cindex_id in a shared pool (not one vector each): the list of c
+  // runs from dependents_head_[c] through DependentEntry::next (-1 ends
+  // it), in the order the dependents were added.
+  struct DependentEntry {
+    int32_t cindex_id;
+    int32_t next;
+  };
+  std::vector<DependentEntry> dependents_pool_;
+  std::vector<int32_t> dependents_head_, dependents_tail_;
   std::vector<char> computable_info_;
   std::vector<bool> computable_queued_;
   // How many usable, not-kNotComputable cindexes depend on this one (+1 for
@@ -199,9 +209,13 @@ class ComputationGraphBuilder {
   std::deque<int32_t> computable_queue_;
   // Scratch space reused across calls (a cold compile of a training request
   // made some 30k short-lived allocations in these before).
-  std::vector<Cindex> inputs_scratch_;                // AddDependencies
-  mutable std::vector<Index> input_indexes_scratch_;  // GetInputCindexes
-  std::vector<int32_t> usable_stack_;                 // ChangeUsableCount
+  std::vector<Cindex> inputs_scratch_;                 // AddDependencies
+  mutable std::vector<Index> input_indexes_scratch_;   // GetInputCindexes
+  std::vector<int32_t> usable_stack_;                  // ChangeUsableCount
+  std::vector<Cindex> used_scratch_;                   // PruneDependencies
+  std::vector<int32_t> used_ids_scratch_;              // PruneDependencies
+  mutable std::vector<Cindex> used_cindexes_scratch_;  // EvaluateNode
+  mutable std::vector<Index> used_indexes_scratch_;    // EvaluateNode
   bool had_cycle_ = false;
   bool computed_ = false, pruned_ = false;
 };
