@@ -100,23 +100,37 @@ void SplitLocations(
   if (counts.empty()) return;
   std::vector<std::pair<int32_t, int32_t>> dedicated;  // (submatrix, count)
   ChooseDedicated(submat_lists, counts, &dedicated);
-  std::map<int32_t, int32_t> first_vector;  // submatrix -> its first vector
+  // (submatrix, its first vector), sorted by submatrix: a few entries, so
+  // a sorted vector rather than a map.
+  std::vector<std::pair<int32_t, int32_t>> first_vector;
   for (const auto &d : dedicated) {
-    first_vector[d.first] = static_cast<int32_t>(split_lists->size());
+    first_vector.emplace_back(d.first,
+                              static_cast<int32_t>(split_lists->size()));
     split_lists->resize(split_lists->size() + d.second,
                         std::vector<SubmatLocation>(num_rows, kNoLocation));
   }
+  std::sort(first_vector.begin(), first_vector.end());
   const size_t num_dedicated_vectors = split_lists->size();
-  std::map<int32_t, int32_t> used;  // per row: submatrix -> vectors used
+  // Per row: how many vectors of each dedicated submatrix (by its position
+  // in first_vector) the row has used; reset through `touched`.
+  std::vector<int32_t> used(first_vector.size(), 0);
+  std::vector<size_t> touched;
   for (size_t r = 0; r < num_rows; r++) {
-    used.clear();
+    for (size_t i : touched) used[i] = 0;
+    touched.clear();
     size_t shared = num_dedicated_vectors;
     for (const SubmatLocation &loc : submat_lists[r]) {
       if (loc.first == -1) continue;
-      auto it = first_vector.find(loc.first);
+      auto it = std::lower_bound(
+          first_vector.begin(), first_vector.end(), loc.first,
+          [](const std::pair<int32_t, int32_t> &e, int32_t submatrix) {
+            return e.first < submatrix;
+          });
       size_t v;
-      if (it != first_vector.end()) {
-        v = it->second + used[loc.first]++;
+      if (it != first_vector.end() && it->first == loc.first) {
+        const size_t i = static_cast<size_t>(it - first_vector.begin());
+        if (used[i] == 0) touched.push_back(i);
+        v = it->second + used[i]++;
       } else {
         v = shared++;
         if (v >= split_lists->size())
