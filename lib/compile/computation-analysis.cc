@@ -307,26 +307,53 @@ void ComputeOneCommandAttributes(const Nnet &nnet,
 
 }  // namespace
 
-namespace {
+// ---------------------------------------------------------------------------
+// CommandAttributesList
 
-// Sorts and uniqs `scratch` and copies it to `out` (one allocation of the
-// exact size, or none if `out` already has the capacity).
-void SortUniqInto(std::vector<int32_t> *scratch, std::vector<int32_t> *out) {
-  SortAndUniq(scratch);
-  out->assign(scratch->begin(), scratch->end());
+bool operator==(const IntSpan &a, const std::vector<int32_t> &b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
 }
 
-}  // namespace
+CommandAttributesView CommandAttributesList::operator[](size_t command) const {
+  NNET3_ASSERT(command < size());
+  CommandAttributesView view;
+  view.variables_read = List(command, 0);
+  view.variables_written = List(command, 1);
+  view.submatrices_read = List(command, 2);
+  view.submatrices_written = List(command, 3);
+  view.matrices_read = List(command, 4);
+  view.matrices_written = List(command, 5);
+  view.has_side_effects = side_effects_[command] != 0;
+  return view;
+}
+
+void CommandAttributesList::Clear() {
+  data_.clear();
+  bounds_.assign(1, 0);
+  side_effects_.clear();
+}
+
+void CommandAttributesList::Append(CommandAttributes *attributes) {
+  if (bounds_.empty()) bounds_.push_back(0);
+  for (std::vector<int32_t> *list :
+       {&attributes->variables_read, &attributes->variables_written,
+        &attributes->submatrices_read, &attributes->submatrices_written,
+        &attributes->matrices_read, &attributes->matrices_written}) {
+    SortAndUniq(list);
+    data_.insert(data_.end(), list->begin(), list->end());
+    bounds_.push_back(static_cast<int32_t>(data_.size()));
+  }
+  side_effects_.push_back(attributes->has_side_effects ? 1 : 0);
+}
 
 void ComputeCommandAttributes(const Nnet &nnet,
                               const NnetComputation &computation,
                               const ComputationVariables &variables,
-                              std::vector<CommandAttributes> *attributes) {
-  attributes->resize(computation.commands.size());
-  // The lists are gathered in one reused scratch object, so each list of
-  // the result is allocated once, at its final size.
+                              CommandAttributesList *attributes) {
+  attributes->Clear();
+  // Each command's lists are gathered in one reused scratch object.
   CommandAttributes scratch;
-  for (size_t k = 0; k < computation.commands.size(); k++) {
+  for (const NnetComputation::Command &command : computation.commands) {
     scratch.variables_read.clear();
     scratch.variables_written.clear();
     scratch.submatrices_read.clear();
@@ -334,16 +361,9 @@ void ComputeCommandAttributes(const Nnet &nnet,
     scratch.matrices_read.clear();
     scratch.matrices_written.clear();
     scratch.has_side_effects = false;
-    ComputeOneCommandAttributes(nnet, computation, computation.commands[k],
-                                variables, &scratch);
-    CommandAttributes &attr = (*attributes)[k];
-    SortUniqInto(&scratch.variables_read, &attr.variables_read);
-    SortUniqInto(&scratch.variables_written, &attr.variables_written);
-    SortUniqInto(&scratch.submatrices_read, &attr.submatrices_read);
-    SortUniqInto(&scratch.submatrices_written, &attr.submatrices_written);
-    SortUniqInto(&scratch.matrices_read, &attr.matrices_read);
-    SortUniqInto(&scratch.matrices_written, &attr.matrices_written);
-    attr.has_side_effects = scratch.has_side_effects;
+    ComputeOneCommandAttributes(nnet, computation, command, variables,
+                                &scratch);
+    attributes->Append(&scratch);
   }
 }
 
@@ -352,8 +372,7 @@ namespace {
 // Calls visit(element, access_type) for each element of read ∪ written
 // (both sorted and unique), in increasing order.
 template <typename Visit>
-void ForEachAccess(const std::vector<int32_t> &read,
-                   const std::vector<int32_t> &written, Visit visit) {
+void ForEachAccess(const IntSpan &read, const IntSpan &written, Visit visit) {
   auto r = read.begin(), w = written.begin();
   while (r != read.end() || w != written.end()) {
     if (w == written.end() || (r != read.end() && *r < *w)) {
@@ -372,15 +391,17 @@ void ForEachAccess(const std::vector<int32_t> &read,
 // command that reads or writes it, in command order, taking each command's
 // lists through the member pointers `read` and `written`. Counts first, so
 // each list is allocated once.
-void ComputeAccessLists(const std::vector<CommandAttributes> &attributes,
-                        std::vector<int32_t> CommandAttributes::*read,
-                        std::vector<int32_t> CommandAttributes::*written,
+void ComputeAccessLists(const CommandAttributesList &attributes,
+                        IntSpan CommandAttributesView::*read,
+                        IntSpan CommandAttributesView::*written,
                         size_t num_elements,
                         std::vector<std::vector<Access>> *lists) {
   std::vector<int32_t> counts(num_elements, 0);
-  for (const CommandAttributes &attr : attributes)
+  for (size_t k = 0; k < attributes.size(); k++) {
+    const CommandAttributesView attr = attributes[k];
     ForEachAccess(attr.*read, attr.*written,
                   [&counts](int32_t e, AccessType) { counts[e]++; });
+  }
   lists->resize(num_elements);
   for (size_t e = 0; e < num_elements; e++) {
     (*lists)[e].clear();
@@ -388,7 +409,8 @@ void ComputeAccessLists(const std::vector<CommandAttributes> &attributes,
   }
   for (size_t k = 0; k < attributes.size(); k++) {
     const int32_t command = static_cast<int32_t>(k);
-    ForEachAccess(attributes[k].*read, attributes[k].*written,
+    const CommandAttributesView attr = attributes[k];
+    ForEachAccess(attr.*read, attr.*written,
                   [command, lists](int32_t e, AccessType type) {
                     (*lists)[e].push_back(Access(command, type));
                   });
@@ -399,10 +421,10 @@ void ComputeAccessLists(const std::vector<CommandAttributes> &attributes,
 
 void ComputeVariableAccesses(
     const ComputationVariables &variables,
-    const std::vector<CommandAttributes> &command_attributes,
+    const CommandAttributesList &command_attributes,
     std::vector<std::vector<Access>> *variable_accesses) {
-  ComputeAccessLists(command_attributes, &CommandAttributes::variables_read,
-                     &CommandAttributes::variables_written,
+  ComputeAccessLists(command_attributes, &CommandAttributesView::variables_read,
+                     &CommandAttributesView::variables_written,
                      static_cast<size_t>(variables.NumVariables()),
                      variable_accesses);
 }
@@ -432,16 +454,15 @@ void SetDeallocate(int32_t m, int32_t command, std::vector<MatrixAccesses> *a) {
 
 }  // namespace
 
-void ComputeMatrixAccesses(
-    const Nnet &nnet, const NnetComputation &computation,
-    const ComputationVariables &variables,
-    const std::vector<CommandAttributes> &command_attributes,
-    std::vector<MatrixAccesses> *matrix_accesses) {
+void ComputeMatrixAccesses(const Nnet &nnet, const NnetComputation &computation,
+                           const ComputationVariables &variables,
+                           const CommandAttributesList &command_attributes,
+                           std::vector<MatrixAccesses> *matrix_accesses) {
   (void)nnet;
   (void)variables;
   std::vector<std::vector<Access>> accesses;
-  ComputeAccessLists(command_attributes, &CommandAttributes::matrices_read,
-                     &CommandAttributes::matrices_written,
+  ComputeAccessLists(command_attributes, &CommandAttributesView::matrices_read,
+                     &CommandAttributesView::matrices_written,
                      computation.matrices.size(), &accesses);
   matrix_accesses->clear();
   matrix_accesses->resize(computation.matrices.size());

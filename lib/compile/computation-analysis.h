@@ -50,7 +50,9 @@ namespace nnet3 {
 
 enum AccessType { kReadAccess, kWriteAccess, kReadWriteAccess };
 
-// What one command touches. All vectors are sorted and unique.
+// What one command touches, as gathered (RecordAccessForSubmatrix appends
+// to the lists); CommandAttributesList::Append sorts and uniqs them and
+// stores them with those of the other commands.
 struct CommandAttributes {
   std::vector<int32_t> variables_read;
   std::vector<int32_t> variables_written;
@@ -62,6 +64,63 @@ struct CommandAttributes {
   // the model, stores stats), so it may not be removed even if nothing
   // reads what it writes.
   bool has_side_effects = false;
+};
+
+// A read-only view of a sorted, unique run of ints stored elsewhere (in a
+// CommandAttributesList); valid while that storage is unchanged.
+class IntSpan {
+ public:
+  IntSpan() = default;
+  IntSpan(const int32_t *begin, const int32_t *end)
+      : begin_(begin), end_(end) {}
+  const int32_t *begin() const { return begin_; }
+  const int32_t *end() const { return end_; }
+  size_t size() const { return static_cast<size_t>(end_ - begin_); }
+  bool empty() const { return begin_ == end_; }
+  int32_t operator[](size_t i) const { return begin_[i]; }
+
+ private:
+  const int32_t *begin_ = nullptr;
+  const int32_t *end_ = nullptr;
+};
+
+// Same elements in the same order.
+bool operator==(const IntSpan &a, const std::vector<int32_t> &b);
+
+// One command's CommandAttributes as a CommandAttributesList holds them.
+struct CommandAttributesView {
+  IntSpan variables_read;
+  IntSpan variables_written;
+  IntSpan submatrices_read;
+  IntSpan submatrices_written;
+  IntSpan matrices_read;
+  IntSpan matrices_written;
+  bool has_side_effects = false;
+};
+
+// The CommandAttributes of every command of a computation, with all their
+// lists in one buffer (an analysis is rebuilt many times per compilation,
+// and six allocations per command were a large part of its cost).
+class CommandAttributesList {
+ public:
+  size_t size() const { return side_effects_.size(); }
+  CommandAttributesView operator[](size_t command) const;
+  void Clear();
+  // Appends the attributes of the next command, sorting and uniq-ing its
+  // lists (in *attributes) on the way.
+  void Append(CommandAttributes *attributes);
+
+ private:
+  static constexpr size_t kNumLists = 6;
+  IntSpan List(size_t command, size_t list) const {
+    const size_t k = command * kNumLists + list;
+    return IntSpan(data_.data() + bounds_[k], data_.data() + bounds_[k + 1]);
+  }
+  std::vector<int32_t> data_;
+  // kNumLists ends per command after a leading 0: list l of command c is
+  // data_[bounds_[c * kNumLists + l], bounds_[c * kNumLists + l + 1]).
+  std::vector<int32_t> bounds_;
+  std::vector<char> side_effects_;
 };
 
 class ComputationVariables {
@@ -147,30 +206,30 @@ void IndexesMultiToSubmatrixIndexes(
     const std::vector<std::pair<int32_t, int32_t>> &indexes_multi,
     std::vector<int32_t> *submatrix_indexes);
 
-// One CommandAttributes per command (semantics in the file comment).
+// The attributes of every command, in command order (semantics in the
+// file comment).
 void ComputeCommandAttributes(const Nnet &nnet,
                               const NnetComputation &computation,
                               const ComputationVariables &variables,
-                              std::vector<CommandAttributes> *attributes);
+                              CommandAttributesList *attributes);
 
 // For each variable, its accesses in command order (one per command; a
 // command that reads and writes it gives kReadWriteAccess).
 void ComputeVariableAccesses(
     const ComputationVariables &variables,
-    const std::vector<CommandAttributes> &command_attributes,
+    const CommandAttributesList &command_attributes,
     std::vector<std::vector<Access>> *variable_accesses);
 
 // For each matrix (entry 0 unused), its lifetime and accesses.
-void ComputeMatrixAccesses(
-    const Nnet &nnet, const NnetComputation &computation,
-    const ComputationVariables &variables,
-    const std::vector<CommandAttributes> &command_attributes,
-    std::vector<MatrixAccesses> *matrix_accesses);
+void ComputeMatrixAccesses(const Nnet &nnet, const NnetComputation &computation,
+                           const ComputationVariables &variables,
+                           const CommandAttributesList &command_attributes,
+                           std::vector<MatrixAccesses> *matrix_accesses);
 
 // All of the above for one computation.
 struct Analyzer {
   ComputationVariables variables;
-  std::vector<CommandAttributes> command_attributes;
+  CommandAttributesList command_attributes;
   std::vector<std::vector<Access>> variable_accesses;
   std::vector<MatrixAccesses> matrix_accesses;
   void Init(const Nnet &nnet, const NnetComputation &computation);

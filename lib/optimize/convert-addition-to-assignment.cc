@@ -61,8 +61,7 @@ bool ConvertAdditionToAssignment(const Nnet &nnet,
     // zeroing: then the add's destination holds zeros, and any earlier
     // zeroing cannot have been undone by a write (that write would be an
     // earlier non-trivial access).
-    const std::vector<int32_t> &written =
-        analyzer.command_attributes[k].submatrices_written;
+    const IntSpan written = analyzer.command_attributes[k].submatrices_written;
     bool can_convert =
         !written.empty() && !ReadsOwnDestination(*computation, c);
     for (int32_t s : written) {

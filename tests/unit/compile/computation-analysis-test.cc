@@ -75,6 +75,45 @@ TEST_CASE("RecordAccessForSubmatrix: partial writes read the matrix",
   REQUIRE(none.variables_read.empty());
 }
 
+TEST_CASE("CommandAttributesList keeps each command's lists apart",
+          "[computation]") {
+  CommandAttributesList list;
+  CommandAttributes a, b, c;
+  a.variables_read = {5, 2, 5, 9};  // unsorted, with a duplicate
+  a.matrices_written = {3};
+  a.has_side_effects = true;
+  // b: every list empty.
+  c.variables_written = {1, 0};
+  c.submatrices_read = {7, 7};
+  c.submatrices_written = {4};
+  c.matrices_read = {2, 1};
+  list.Append(&a);
+  list.Append(&b);
+  list.Append(&c);
+  REQUIRE(list.size() == 3);
+  REQUIRE(list[0].variables_read == Ints{2, 5, 9});
+  REQUIRE(list[0].variables_written.empty());
+  REQUIRE(list[0].matrices_written == Ints{3});
+  REQUIRE(list[0].has_side_effects);
+  for (IntSpan s : {list[1].variables_read, list[1].variables_written,
+                    list[1].submatrices_read, list[1].submatrices_written,
+                    list[1].matrices_read, list[1].matrices_written})
+    REQUIRE(s.empty());
+  REQUIRE_FALSE(list[1].has_side_effects);
+  REQUIRE(list[2].variables_read.empty());
+  REQUIRE(list[2].variables_written == Ints{0, 1});
+  REQUIRE(list[2].submatrices_read == Ints{7});
+  REQUIRE(list[2].submatrices_written == Ints{4});
+  REQUIRE(list[2].matrices_read == Ints{1, 2});
+  REQUIRE(list[2].matrices_written.empty());
+  REQUIRE_FALSE(list[2].has_side_effects);
+  REQUIRE_FALSE(list[2].matrices_read == Ints{1});  // sizes differ
+  list.Clear();
+  REQUIRE(list.size() == 0);
+  list.Append(&c);
+  REQUIRE(list[0].variables_written == Ints{0, 1});
+}
+
 TEST_CASE("CommandAttributes of a forward/backward computation",
           "[computation]") {
   Nnet nnet = SmallNnet();
@@ -83,7 +122,7 @@ TEST_CASE("CommandAttributes of a forward/backward computation",
   a.Init(nnet, c);
   // One variable per matrix: variable v is matrix v + 1.
   REQUIRE(a.variables.NumVariables() == 8);
-  const std::vector<CommandAttributes> &attr = a.command_attributes;
+  const CommandAttributesList &attr = a.command_attributes;
   // c0 accepts m1: a write.
   REQUIRE(attr[0].variables_written == Ints{0});
   REQUIRE(attr[0].variables_read.empty());
@@ -130,7 +169,7 @@ TEST_CASE("CommandAttributes of row operations", "[computation]") {
                 Cmd(kMatrixAdd, m2, m1),      Cmd(0.5f, kMatrixCopy, m2, m2)};
   Analyzer a;
   a.Init(nnet, c);
-  const std::vector<CommandAttributes> &attr = a.command_attributes;
+  const CommandAttributesList &attr = a.command_attributes;
   auto check = [&](int32_t k, const Ints &read, const Ints &written) {
     INFO("command c" << k);
     REQUIRE(attr[k].variables_read == read);
