@@ -11,6 +11,7 @@ namespace nnet3 {
 namespace {
 
 void SortAndUniq(std::vector<int32_t> *v) {
+  if (v->size() < 2) return;  // most lists of a command: nothing to do
   std::sort(v->begin(), v->end());
   v->erase(std::unique(v->begin(), v->end()), v->end());
 }
@@ -314,23 +315,17 @@ bool operator==(const IntSpan &a, const std::vector<int32_t> &b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
 }
 
-CommandAttributesView CommandAttributesList::operator[](size_t command) const {
-  NNET3_ASSERT(command < size());
-  CommandAttributesView view;
-  view.variables_read = List(command, 0);
-  view.variables_written = List(command, 1);
-  view.submatrices_read = List(command, 2);
-  view.submatrices_written = List(command, 3);
-  view.matrices_read = List(command, 4);
-  view.matrices_written = List(command, 5);
-  view.has_side_effects = side_effects_[command] != 0;
-  return view;
-}
-
 void CommandAttributesList::Clear() {
   data_.clear();
   bounds_.assign(1, 0);
   side_effects_.clear();
+}
+
+void CommandAttributesList::Reserve(size_t num_commands) {
+  // About four entries per command in all its lists.
+  data_.reserve(4 * num_commands);
+  bounds_.reserve(kNumLists * num_commands + 1);
+  side_effects_.reserve(num_commands);
 }
 
 void CommandAttributesList::Append(CommandAttributes *attributes) {
@@ -351,6 +346,7 @@ void ComputeCommandAttributes(const Nnet &nnet,
                               const ComputationVariables &variables,
                               CommandAttributesList *attributes) {
   attributes->Clear();
+  attributes->Reserve(computation.commands.size());
   // Each command's lists are gathered in one reused scratch object.
   CommandAttributes scratch;
   for (const NnetComputation::Command &command : computation.commands) {

@@ -43,6 +43,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/error.h"
 #include "compile/nnet-computation.h"
 #include "nnet/nnet.h"
 
@@ -104,8 +105,21 @@ struct CommandAttributesView {
 class CommandAttributesList {
  public:
   size_t size() const { return side_effects_.size(); }
-  CommandAttributesView operator[](size_t command) const;
+  CommandAttributesView operator[](size_t command) const {
+    NNET3_ASSERT(command < size());
+    CommandAttributesView view;
+    view.variables_read = List(command, 0);
+    view.variables_written = List(command, 1);
+    view.submatrices_read = List(command, 2);
+    view.submatrices_written = List(command, 3);
+    view.matrices_read = List(command, 4);
+    view.matrices_written = List(command, 5);
+    view.has_side_effects = side_effects_[command] != 0;
+    return view;
+  }
   void Clear();
+  // Makes room for `num_commands` commands (an estimate for the lists).
+  void Reserve(size_t num_commands);
   // Appends the attributes of the next command, sorting and uniq-ing its
   // lists (in *attributes) on the way.
   void Append(CommandAttributes *attributes);
