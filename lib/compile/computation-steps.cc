@@ -29,13 +29,52 @@ void ComputeEpochIsTrivial(const Nnet &nnet,
     }
 }
 
+// One list of ints per cindex_id, all in one buffer: list c is
+// items[offsets[c], offsets[c + 1]).
+struct CindexLists {
+  std::vector<int32_t> offsets, items;
+  const int32_t *begin(int32_t c) const { return items.data() + offsets[c]; }
+  const int32_t *end(int32_t c) const { return items.data() + offsets[c + 1]; }
+  bool empty(int32_t c) const { return offsets[c] == offsets[c + 1]; }
+};
+
+// The dependencies of each cindex that lie in its own (segment, epoch), and
+// their reverse (each list in increasing order of the dependent).
+void ComputeSameEpochDependencies(const ComputationGraph &graph,
+                                  const std::vector<int32_t> &cindex_epoch,
+                                  CindexLists *deps, CindexLists *users) {
+  const int32_t num_cindex_ids = static_cast<int32_t>(graph.cindexes.size());
+  deps->offsets.assign(num_cindex_ids + 1, 0);
+  users->offsets.assign(num_cindex_ids + 1, 0);
+  for (int32_t c = 0; c < num_cindex_ids; c++)
+    for (int32_t d : graph.dependencies[c])
+      if (cindex_epoch[d] == cindex_epoch[c]) {
+        deps->offsets[c + 1]++;
+        users->offsets[d + 1]++;
+      }
+  for (int32_t c = 0; c < num_cindex_ids; c++) {
+    deps->offsets[c + 1] += deps->offsets[c];
+    users->offsets[c + 1] += users->offsets[c];
+  }
+  deps->items.resize(deps->offsets[num_cindex_ids]);
+  users->items.resize(users->offsets[num_cindex_ids]);
+  std::vector<int32_t> user_fill(users->offsets.begin(),
+                                 users->offsets.end() - 1);
+  for (int32_t c = 0, k = 0; c < num_cindex_ids; c++)
+    for (int32_t d : graph.dependencies[c])
+      if (cindex_epoch[d] == cindex_epoch[c]) {
+        deps->items[k++] = d;
+        users->items[user_fill[d]++] = c;
+      }
+}
+
 // Appends the phases of one epoch to *phases. `phase_of` (-1 = not yet)
 // is shared across epochs.
-void ComputePhasesForEpoch(
-    const std::vector<int32_t> &epoch, bool trivial,
-    const std::vector<std::vector<int32_t>> &deps_subset,
-    const std::vector<std::vector<int32_t>> &users_subset,
-    std::vector<int32_t> *phase_of, std::vector<std::vector<int32_t>> *phases) {
+void ComputePhasesForEpoch(const std::vector<int32_t> &epoch, bool trivial,
+                           const CindexLists &deps_subset,
+                           const CindexLists &users_subset,
+                           std::vector<int32_t> *phase_of,
+                           std::vector<std::vector<int32_t>> *phases) {
   if (epoch.empty()) return;
   if (trivial) {
     phases->push_back(epoch);
@@ -43,7 +82,7 @@ void ComputePhasesForEpoch(
   }
   std::vector<int32_t> this_phase, candidates;
   for (int32_t c : epoch)
-    if (deps_subset[c].empty()) this_phase.push_back(c);
+    if (deps_subset.empty(c)) this_phase.push_back(c);
   size_t num_done = 0;
   while (!this_phase.empty()) {
     const int32_t phase_index = static_cast<int32_t>(phases->size());
@@ -51,8 +90,8 @@ void ComputePhasesForEpoch(
     num_done += this_phase.size();
     candidates.clear();
     for (int32_t c : this_phase)
-      candidates.insert(candidates.end(), users_subset[c].begin(),
-                        users_subset[c].end());
+      candidates.insert(candidates.end(), users_subset.begin(c),
+                        users_subset.end(c));
     phases->push_back(std::move(this_phase));
     this_phase.clear();
     std::sort(candidates.begin(), candidates.end());
@@ -61,8 +100,9 @@ void ComputePhasesForEpoch(
     for (int32_t c : candidates) {
       if ((*phase_of)[c] >= 0) continue;
       bool ready = true;
-      for (int32_t d : deps_subset[c])
-        if ((*phase_of)[d] < 0) {
+      for (const int32_t *d = deps_subset.begin(c); d != deps_subset.end(c);
+           ++d)
+        if ((*phase_of)[*d] < 0) {
           ready = false;
           break;
         }
@@ -104,14 +144,9 @@ void ComputeComputationPhasesPerSegment(
   ComputeEpochIsTrivial(nnet, node_to_epoch, num_epochs, &trivial);
 
   // Dependencies inside the same segment and epoch, and their reverse.
-  std::vector<std::vector<int32_t>> deps_subset(num_cindex_ids),
-      users_subset(num_cindex_ids);
-  for (int32_t c = 0; c < num_cindex_ids; c++)
-    for (int32_t d : graph.dependencies[c])
-      if (cindex_epoch[d] == cindex_epoch[c]) {
-        deps_subset[c].push_back(d);
-        users_subset[d].push_back(c);
-      }
+  CindexLists deps_subset, users_subset;
+  ComputeSameEpochDependencies(graph, cindex_epoch, &deps_subset,
+                               &users_subset);
   phases_per_segment->clear();
   phases_per_segment->resize(num_segments);
   std::vector<int32_t> phase_of(num_cindex_ids, -1);
