@@ -28,6 +28,7 @@ ThreadPool::~ThreadPool() {
 void ThreadPool::Run(int32_t n, void *body, Call call) {
   NNET3_ASSERT(n >= 0);
   if (n == 0) return;
+  bool wake_workers;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     NNET3_ASSERT(busy_workers_ == 0 && next_ == end_);
@@ -39,9 +40,10 @@ void ThreadPool::Run(int32_t n, void *body, Call call) {
     // Only as many workers as there are iterations besides the caller's.
     participants_ = std::min<int32_t>(n - 1, workers_.size());
     busy_workers_ = participants_;
+    wake_workers = participants_ > 0;
     ++generation_;
   }
-  if (busy_workers_ > 0) start_cv_.notify_all();
+  if (wake_workers) start_cv_.notify_all();
   TakeIterations(0);
   std::unique_lock<std::mutex> lock(mutex_);
   done_cv_.wait(lock, [this] { return busy_workers_ == 0; });
