@@ -7,13 +7,11 @@
 
 namespace nnet3 {
 
-ThreadPool::ThreadPool(int32_t num_threads,
-                       const std::function<void()> &worker_init) {
+ThreadPool::ThreadPool(int32_t num_threads) {
   NNET3_ASSERT(num_threads >= 1);
   workers_.reserve(num_threads - 1);
   for (int32_t t = 1; t < num_threads; ++t)
-    workers_.emplace_back(
-        [this, t, worker_init] { WorkerLoop(t, worker_init); });
+    workers_.emplace_back([this, t] { WorkerLoop(t); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -74,9 +72,7 @@ void ThreadPool::TakeIterations(int32_t thread) {
   }
 }
 
-void ThreadPool::WorkerLoop(int32_t thread,
-                            const std::function<void()> &worker_init) {
-  if (worker_init) worker_init();
+void ThreadPool::WorkerLoop(int32_t thread) {
   uint64_t seen = 0;
   for (;;) {
     {

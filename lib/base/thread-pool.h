@@ -1,7 +1,7 @@
 // A fixed set of worker threads that runs the iterations of a loop side by
 // side: the calling thread takes part, so a pool of N threads starts N − 1.
 //
-//   ThreadPool pool(4, [] { /* once in each worker, e.g. set-up */ });
+//   ThreadPool pool(4);
 //   pool.ParallelFor(num_chunks, [&](int32_t thread, int32_t i) {
 //     Compute(chunk[i], &scratch[thread]);   // thread: 0 .. NumThreads()-1
 //   });
@@ -20,7 +20,6 @@
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
-#include <functional>
 #include <mutex>
 #include <thread>
 #include <type_traits>
@@ -30,10 +29,8 @@ namespace nnet3 {
 
 class ThreadPool {
  public:
-  // `num_threads` >= 1, counting the caller; `worker_init` (may be empty)
-  // runs first in each started worker thread.
-  explicit ThreadPool(int32_t num_threads,
-                      const std::function<void()> &worker_init = {});
+  // `num_threads` >= 1, counting the caller.
+  explicit ThreadPool(int32_t num_threads);
   ~ThreadPool();
   ThreadPool(const ThreadPool &) = delete;
   ThreadPool &operator=(const ThreadPool &) = delete;
@@ -54,7 +51,7 @@ class ThreadPool {
  private:
   using Call = void (*)(void *body, int32_t thread, int32_t i);
   void Run(int32_t n, void *body, Call call);
-  void WorkerLoop(int32_t thread, const std::function<void()> &worker_init);
+  void WorkerLoop(int32_t thread);
   // Runs iterations until none are left (or one has failed).
   void TakeIterations(int32_t thread);
 
