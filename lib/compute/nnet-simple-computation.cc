@@ -75,6 +75,7 @@ NnetSimpleComputer::NnetSimpleComputer(const NnetSimpleComputationOptions &opts,
     NNET3_ERR << "chunk_threads (" << opts_.chunk_threads << ") must be >= 0";
   ComputeSimpleNnetContext(nnet, &left_context_, &right_context_);
   ChooseThreads();
+  thread_outputs_.resize(chunk_threads_);
   if (opts_.debug_computation) opts_.compute_config.debug = true;
   const int32_t n = std::lcm(opts_.frame_subsampling_factor, nnet.Modulus());
   frames_per_chunk_ = n * ((opts_.frames_per_chunk + n - 1) / n);
@@ -293,13 +294,8 @@ void NnetSimpleComputer::ComputeUtterance(const std::string &utterance,
   if (chunk_threads_ > 1 && num_chunks > 1) {
     RunChunksInParallel(num_chunks, output);
   } else {
-    if (thread_outputs_.empty()) thread_outputs_.resize(1);
-    for (int32_t c = 0; c < num_chunks; ++c) {
-      ChunkWork &w = work_[c];
-      RunChunk(*w.computation, &w.input, &w.ivector_row, &thread_outputs_[0]);
-      output->RowRange(w.chunk.begin, w.chunk.end - w.chunk.begin)
-          .CopyFromMat(thread_outputs_[0]);
-    }
+    for (int32_t c = 0; c < num_chunks; ++c)
+      ComputeChunk(&work_[c], &thread_outputs_[0], output);
   }
   for (int32_t c = 0; c < num_chunks; ++c) work_[c].computation.reset();
   if (opts_.acoustic_scale != 1.0f) output->Scale(opts_.acoustic_scale);
@@ -307,21 +303,21 @@ void NnetSimpleComputer::ComputeUtterance(const std::string &utterance,
 
 void NnetSimpleComputer::RunChunksInParallel(int32_t num_chunks,
                                              Matrix *output) {
-  if (pool_ == nullptr) {
-    pool_ = std::make_unique<ThreadPool>(chunk_threads_);
-    thread_outputs_.resize(chunk_threads_);
-  }
+  if (pool_ == nullptr) pool_ = std::make_unique<ThreadPool>(chunk_threads_);
   const int32_t threads = std::min(chunk_threads_, num_chunks);
   // The products' threads shared out among the chunks that run at once.
   const int32_t per_chunk = std::max(1, product_threads_ / threads);
   pool_->ParallelFor(num_chunks, [&](int32_t thread, int32_t c) {
     ProductThreadsInThisThread product_threads(per_chunk);
-    ChunkWork &w = work_[c];
-    Matrix &chunk_output = thread_outputs_[thread];
-    RunChunk(*w.computation, &w.input, &w.ivector_row, &chunk_output);
-    output->RowRange(w.chunk.begin, w.chunk.end - w.chunk.begin)
-        .CopyFromMat(chunk_output);
+    ComputeChunk(&work_[c], &thread_outputs_[thread], output);
   });
+}
+
+void NnetSimpleComputer::ComputeChunk(ChunkWork *work, Matrix *chunk_output,
+                                      Matrix *output) const {
+  RunChunk(*work->computation, &work->input, &work->ivector_row, chunk_output);
+  output->RowRange(work->chunk.begin, work->chunk.end - work->chunk.begin)
+      .CopyFromMat(*chunk_output);
 }
 
 }  // namespace nnet3

@@ -179,6 +179,10 @@ class NnetSimpleComputer : public UtteranceComputer {
   };
   // Computes `work_[0 .. num_chunks)` on the pool's threads into *output.
   void RunChunksInParallel(int32_t num_chunks, Matrix *output);
+  // Runs one chunk (in *chunk_output, the running thread's scratch) and
+  // writes its rows of *output.
+  void ComputeChunk(ChunkWork *work, Matrix *chunk_output,
+                    Matrix *output) const;
   // Runs `computation`, giving each input when it is asked for (before
   // any other command for an optimized computation; spread over the
   // forward pass for an unoptimized one).
@@ -195,7 +199,7 @@ class NnetSimpleComputer : public UtteranceComputer {
   // Created at the first utterance with more than one chunk.
   std::unique_ptr<ThreadPool> pool_;
   std::vector<ChunkWork> work_;
-  std::vector<Matrix> thread_outputs_;  // one per pool thread
+  std::vector<Matrix> thread_outputs_;  // chunk_threads_ of them
 };
 
 }  // namespace nnet3
