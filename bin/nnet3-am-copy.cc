@@ -7,7 +7,7 @@
 #include "base/options.h"
 #include "base/program.h"
 #include "nnet/nnet-utils.h"
-#include "train/am-nnet-simple.h"
+#include "compute/am-nnet-simple.h"
 #include "util/kaldi-io.h"
 
 namespace {

@@ -3,7 +3,7 @@
 
 #include "base/options.h"
 #include "base/program.h"
-#include "train/am-nnet-simple.h"
+#include "compute/am-nnet-simple.h"
 
 namespace {
 

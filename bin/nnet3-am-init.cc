@@ -6,7 +6,7 @@
 #include "base/log.h"
 #include "base/options.h"
 #include "base/program.h"
-#include "train/am-nnet-simple.h"
+#include "compute/am-nnet-simple.h"
 #include "util/kaldi-io.h"
 
 namespace {

@@ -14,7 +14,7 @@
 #include "optimize/looped-compile-info.h"
 #include "optimize/nnet-optimize-options.h"
 #include "optimize/optimize-info.h"
-#include "train/am-nnet-simple.h"
+#include "compute/am-nnet-simple.h"
 #include "train/egs-compile-info.h"
 #include "train/nnet-example.h"
 #include "util/kaldi-io.h"

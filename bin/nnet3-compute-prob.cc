@@ -10,7 +10,7 @@
 #include "nnet/nnet-utils.h"
 #include "nnet/nnet.h"
 #include "optimize/caching-compiler.h"
-#include "train/am-nnet-simple.h"
+#include "compute/am-nnet-simple.h"
 #include "train/nnet-diagnostics.h"
 #include "train/nnet-example.h"
 #include "util/kaldi-io.h"

@@ -12,7 +12,7 @@
 #include "compute/nnet-simple-computation.h"
 #include "device/device.h"
 #include "nnet/nnet-utils.h"
-#include "train/am-nnet-simple.h"
+#include "compute/am-nnet-simple.h"
 #include "util/kaldi-io.h"
 
 namespace {

@@ -7,7 +7,7 @@
 #include "base/program.h"
 #include "nnet/nnet-utils.h"
 #include "nnet/nnet.h"
-#include "train/am-nnet-simple.h"
+#include "compute/am-nnet-simple.h"
 #include "util/kaldi-io.h"
 
 namespace {

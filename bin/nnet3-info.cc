@@ -8,7 +8,7 @@
 #include "base/program.h"
 #include "compile/nnet-context.h"
 #include "nnet/nnet.h"
-#include "train/am-nnet-simple.h"
+#include "compute/am-nnet-simple.h"
 #include "util/kaldi-io.h"
 
 namespace {

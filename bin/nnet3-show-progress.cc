@@ -13,7 +13,7 @@
 #include "device/device.h"
 #include "nnet/nnet-utils.h"
 #include "nnet/nnet.h"
-#include "train/am-nnet-simple.h"
+#include "compute/am-nnet-simple.h"
 #include "train/nnet-diagnostics.h"
 #include "train/nnet-example.h"
 #include "train/nnet-training-utils.h"

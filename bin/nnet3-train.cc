@@ -13,7 +13,7 @@
 #include "base/timer.h"
 #include "device/device.h"
 #include "nnet/nnet.h"
-#include "train/am-nnet-simple.h"
+#include "compute/am-nnet-simple.h"
 #include "train/example-computation.h"
 #include "train/nnet-example.h"
 #include "train/nnet-training.h"

@@ -7,7 +7,7 @@
 #include "device/device.h"
 #include "nnet/nnet-utils.h"
 #include "optimize/caching-compiler.h"
-#include "train/am-nnet-simple.h"
+#include "compute/am-nnet-simple.h"
 #include "util/kaldi-io.h"
 
 namespace {

@@ -10,10 +10,10 @@
 #
 # Usage: scripts/snapshot-compile-info.sh [<bin-dir> [<out-dir>]]
 #   <bin-dir> defaults to build/bin, <out-dir> to a new temporary folder
-#   (its path is printed). Chromium (Debian's `chromium`) is installed with
-#   apt-get when missing and possible.
+#   (its path is printed). Needs Chromium (Debian's `chromium`, which
+#   scripts/setup.sh installs).
 # Exit status: 0 if the page rendered and the screenshot is not blank, 1 if
-# anything failed, 77 if Chromium is not installed and cannot be.
+# anything failed, 77 if Chromium is not installed.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=$(cd "${1:-$ROOT/build/bin}" && pwd) || exit 1
@@ -22,14 +22,8 @@ mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd) || exit 1
 export PATH="$BIN:$PATH"
 log() { echo "snapshot-compile-info: $*" >&2; }
 
-if ! command -v chromium > /dev/null; then
-  if [ "$(id -u)" -eq 0 ] && command -v apt-get > /dev/null; then
-    log "installing chromium"
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-        apt-get install -y -qq --no-install-recommends chromium; } > "$OUT/apt.log" 2>&1
-  fi
-  command -v chromium > /dev/null || { log "chromium is not installed and cannot be: skipped"; exit 77; }
-fi
+command -v chromium > /dev/null ||
+  { log "chromium is not installed (apt-get install chromium; scripts/setup.sh does)"; exit 77; }
 
 cd "$OUT" || exit 1
 # 160 images of 28 rows x 28 pixels, and their labels.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs set-up (install, configure, build), then every test suite; prints the
-# logs of failing tests and ends with one line "N passed, N failed" counting
+# logs of failing tests, each skipped test with its reason, and ends with one
+# line "N passed, N failed" counting
 # test cases: each Catch2 test case, and each other test program (the
 # command-line scripts) as one.
 # Exit status is non-zero when anything failed. Usage: scripts/test.sh
@@ -57,8 +58,10 @@ fi
 
 # meson's summary is not a line CI recognises; count from its JSON log.
 python3 - "$build/meson-logs/testlog.json" "$null_broken" <<'PY'
-import json, re, sys
+import json, os, re, sys
+ci = os.environ.get("CI") == "true"
 passed = failed = skipped = 0
+skip_reasons = []
 failed += int(sys.argv[2])  # /dev/null or /dev/stdout replaced
 for line in open(sys.argv[1]):
     t = json.loads(line)
@@ -75,7 +78,15 @@ for line in open(sys.argv[1]):
         passed += int(p.group(1)) if p else 0
         failed += max(int(f.group(1)) if f else 0, 1 if result != "OK" else 0)
     elif result == "SKIP":
-        skipped += 1
+        why = [l for l in out.splitlines() if l.startswith("SKIP")]
+        why = why[0] if why else "(no reason printed)"
+        if ci and not why.startswith("SKIP: no GPU"):
+            # Under CI only an absent GPU may skip a test.
+            failed += 1
+            why += " -- counted as failed: CI=true"
+        else:
+            skipped += 1
+        skip_reasons.append(f"  {t.get('name', '?')}: {why}")
     elif result in ("OK", "EXPECTEDFAIL"):
         passed += 1
     else:
@@ -84,6 +95,11 @@ line = f"{passed} passed, {failed} failed"
 if skipped:
     line += f", {skipped} skipped"
 print(line)
+if skip_reasons:
+    # Each skip and why; then the summary again, so that it stays the last line.
+    print("skipped:")
+    print("\n".join(skip_reasons))
+    print(line)
 sys.exit(1 if failed else 0)
 PY
 count_status=$?

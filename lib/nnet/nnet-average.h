@@ -38,7 +38,7 @@ std::vector<float> ParseAverageWeights(const std::string &weights_str,
 int32_t NumAverageThreads(int32_t num_threads, int32_t num_models);
 
 // How a model file is read: ReadKaldiObject by default; programs pass a
-// reader that also takes a .mdl's network (train/am-nnet-simple.h).
+// reader that also takes a .mdl's network (compute/am-nnet-simple.h).
 using NnetFileReader = std::function<void(const std::string &, Nnet *)>;
 
 // Reads the models in `rxfilenames` with `num_threads` threads (see the

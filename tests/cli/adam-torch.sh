@@ -7,20 +7,13 @@
 # at --num-frames=1), the weighted sum of log-likelihoods as objective, no
 # max-change; the parameters after the last step must agree to 1e-5
 # relative (per parameter matrix, in norm). Also checks nnet3-train's option errors for
-# Adam. Installs Debian's python3-torch and python3-numpy when missing;
-# skips (77) where they cannot be installed.
+# Adam. Needs Debian's python3-torch and python3-numpy (scripts/setup.sh
+# installs them; see need in lib.sh).
 BIN=$1
 . "$(dirname "$0")/lib.sh"
 
-if ! /usr/bin/python3 -c 'import torch, numpy' 2> /dev/null; then
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo -n"
-  if ! { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-         $sudo apt-get install -y -qq --no-install-recommends python3-torch python3-numpy; } \
-       > "$TMP/apt.log" 2>&1 || ! /usr/bin/python3 -c 'import torch, numpy' 2> /dev/null; then
-    echo "SKIP: python3-torch and python3-numpy are not installed and cannot be installed"
-    exit 77
-  fi
-fi
+need python3-torch "/usr/bin/python3 -c 'import torch'"
+need python3-numpy "/usr/bin/python3 -c 'import numpy'"
 
 cat > mlp.config <<'EOF'
 input-node name=input dim=10

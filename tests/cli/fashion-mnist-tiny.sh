@@ -4,21 +4,13 @@
 # default ones and --models cnn-tdnn tdnnf), on a copy
 # of the recipe in a temporary directory. Checks the results line of each
 # model, the per-job and diagnostics logs, the plots, and utils/run.pl.
-# Skips (77) when the data set package is missing and cannot be installed.
+# Needs the data set package (scripts/setup.sh installs it; see need in lib.sh).
 BIN=$1  # ($2, the test data directory, is not needed)
 RECIPE=$(cd "$(dirname "$0")/../../egs/fashion_mnist" && pwd)
 . "$(dirname "$0")/lib.sh"
 
-if [ ! -d /usr/share/datasets/fashion-mnist ]; then
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo -n"
-  if ! command -v apt-get > /dev/null ||
-     ! { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-         $sudo apt-get install -y -qq --no-install-recommends dataset-fashion-mnist; } \
-       > "$TMP/apt.log" 2>&1; then
-    echo "SKIP: dataset-fashion-mnist is not installed and cannot be installed"
-    exit 77
-  fi
-fi
+need dataset-fashion-mnist '[ -d /usr/share/datasets/fashion-mnist ]'
+need gnuplot-nox 'command -v gnuplot'
 
 cp -r "$RECIPE" recipe && rm -rf recipe/data recipe/exp
 cd recipe || exit 99

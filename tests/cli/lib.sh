@@ -10,6 +10,22 @@ cd "$TMP" || exit 99
 
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
+# need PACKAGE CHECK...: the check (run by bash -c) succeeds, or this test
+# cannot run because Debian's PACKAGE is missing. scripts/setup.sh installs
+# every package the suite needs; no test installs anything itself. Under
+# CI=true a missing package fails the test (exit 1), naming it; elsewhere the
+# test is skipped (77) with the reason, which scripts/test.sh lists.
+need() {
+  local package=$1; shift
+  bash -c "$*" > /dev/null 2>&1 && return 0
+  if [ "${CI:-}" = true ]; then
+    echo "FAIL: $package is not installed (scripts/setup.sh installs it; check: $*)"
+    exit 1
+  fi
+  echo "SKIP: $package is not installed (scripts/setup.sh installs it)"
+  exit 77
+}
+
 # expect_ok NAME CMD...: the command (run by bash -c) exits 0.
 expect_ok() {
   local name=$1; shift

@@ -14,8 +14,8 @@ BIN=$1 DATA=$2
 CONFIGS=$(cd "$(dirname "$0")/../../configs" && pwd)
 . "$(dirname "$0")/lib.sh"
 
-python3 -c 'import xml.etree.ElementTree, html.parser, json' 2> /dev/null ||
-  { echo "python3 with xml.etree, html.parser and json is needed"; exit 77; }
+need python3 "python3 -c 'import xml.etree.ElementTree, html.parser, json'"
+need graphviz 'command -v dot'
 
 # Features (40 dims), i-vectors (100 dims, one per frame) and labels of 3
 # utterances of 20 frames.
@@ -149,12 +149,12 @@ expect_ok svg-memory-peaks "python3 -c 'import json; c=json.load(open(\"m.check\
 expect_ok svg-steps "nnet3-compile-info --format=svg --show=steps --steps-layout=plain --max-requests=1 tdnn.raw ark:merged.ark > st.svg && python3 check_view.py st.svg svg > st.check"
 steps=$(python3 -c "import json; print(json.load(open('s.json'))['requests'][0]['steps'])")
 grep -q "\"step_boxes\": $steps," st.check || fail "svg-steps: $(cat st.check), expected $steps boxes"
-if command -v dot > /dev/null; then
-  expect_ok svg-steps-dot "nnet3-compile-info --format=svg --show=steps --steps-layout=dot tdnn.raw > dot.svg && python3 check_view.py dot.svg svg > /dev/null"
-else
-  expect_error svg-steps-dot "Graphviz 'dot' is not installed" "nnet3-compile-info --format=svg --show=steps --steps-layout=dot tdnn.raw"
-  expect_ok svg-steps-auto "nnet3-compile-info --format=svg --show=steps tdnn.raw > auto.svg && python3 check_view.py auto.svg svg > /dev/null"
-fi
+expect_ok svg-steps-dot "nnet3-compile-info --format=svg --show=steps --steps-layout=dot tdnn.raw > dot.svg && python3 check_view.py dot.svg svg > /dev/null"
+# Without Graphviz on PATH: --steps-layout=dot is an error, the default layout
+# falls back to the plain one.
+mkdir nodot && ln -s "$(command -v python3)" nodot/python3
+expect_error svg-steps-nodot "Graphviz 'dot' is not installed" "PATH=$TMP/nodot $BIN/nnet3-compile-info --format=svg --show=steps --steps-layout=dot tdnn.raw"
+expect_ok svg-steps-auto "PATH=$TMP/nodot $BIN/nnet3-compile-info --format=svg --show=steps tdnn.raw > auto.svg && python3 check_view.py auto.svg svg > /dev/null"
 
 # Bad input.
 expect_error egs-frames "--frames describes a request without egs" "nnet3-compile-info --frames=3 tdnn.raw ark:merged.ark"

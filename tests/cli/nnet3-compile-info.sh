@@ -10,8 +10,8 @@ BIN=$1 DATA=$2
 CONFIGS=$(cd "$(dirname "$0")/../../configs" && pwd)
 . "$(dirname "$0")/lib.sh"
 
-have_json=0
-python3 -c 'import json' 2> /dev/null && have_json=1
+need python3 "python3 -c 'import json'"
+need graphviz 'command -v dot'
 BACKWARD="--output-deriv --need-model-derivative --input-deriv --store-component-stats"
 
 for c in "$CONFIGS"/*.config; do
@@ -44,10 +44,8 @@ for c in "$CONFIGS"/*.config; do
   done
   grep -q '^  kBackprop: [1-9]' $name.all.txt || fail "all-text-$name: no kBackprop"
   expect_ok "json-$name" "nnet3-compile-info $X --num-sequences=4 --frames=3 $BACKWARD --show=request,graph,steps,computation,stats --format=json $name.raw > $name.json"
-  if [ $have_json -eq 1 ]; then
-    expect_ok "json-valid-$name" "python3 -m json.tool $name.json > /dev/null"
-    expect_ok "json-keys-$name" "python3 -c 'import json,sys; d=json.load(open(\"$name.json\")); [d[k] for k in (\"request\",\"graph\",\"step_list\",\"computation\",\"cindexes\",\"steps\",\"matrices\",\"submatrices\",\"peak_memory_bytes\",\"total_memory_bytes\")]; assert d[\"commands\"][\"total\"] == len(d[\"computation\"]) > 0; assert set(d[\"seconds\"]) >= {\"graph\",\"steps\",\"commands\"}; assert d[\"shortcut\"][\"used\"] and d[\"shortcut\"][\"num_n_values\"] == 4; assert d[\"peak_memory_bytes\"] > 0'"
-  fi
+  expect_ok "json-valid-$name" "python3 -m json.tool $name.json > /dev/null"
+  expect_ok "json-keys-$name" "python3 -c 'import json,sys; d=json.load(open(\"$name.json\")); [d[k] for k in (\"request\",\"graph\",\"step_list\",\"computation\",\"cindexes\",\"steps\",\"matrices\",\"submatrices\",\"peak_memory_bytes\",\"total_memory_bytes\")]; assert d[\"commands\"][\"total\"] == len(d[\"computation\"]) > 0; assert set(d[\"seconds\"]) >= {\"graph\",\"steps\",\"commands\"}; assert d[\"shortcut\"][\"used\"] and d[\"shortcut\"][\"num_n_values\"] == 4; assert d[\"peak_memory_bytes\"] > 0'"
   # Dot: a digraph with a box per step.
   expect_ok "dot-$name" "nnet3-compile-info $X --frames=2 --format=dot $name.raw > $name.dot"
   head -1 $name.dot | grep -qx 'digraph compilation {' || fail "dot-$name: $(head -1 $name.dot)"
@@ -55,9 +53,7 @@ for c in "$CONFIGS"/*.config; do
   steps=$(nnet3-compile-info $X --frames=2 --show=stats $name.raw 2> /dev/null | sed -n 's/^steps: //p')
   [ "$(grep -c 'shape=box' $name.dot)" = "$steps" ] || fail "dot-$name: expected $steps step boxes"
   grep -q '^  m1 -> s' $name.dot || fail "dot-$name: nothing reads m1"
-  if command -v dot > /dev/null; then
-    expect_ok "dot-valid-$name" "dot -Tsvg $name.dot > /dev/null"
-  fi
+  expect_ok "dot-valid-$name" "dot -Tsvg $name.dot > /dev/null"
   # The shortcut computation is the direct one.
   expect_ok "shortcut-$name" "nnet3-compile-info $X --num-sequences=5 --output-range=-1:2 $BACKWARD --show=computation $name.raw > $name.sc.txt && nnet3-compile-info $X --num-sequences=5 --output-range=-1:2 $BACKWARD --show=computation --compiler.use-shortcut=false $name.raw > $name.direct.txt"
   same_file "shortcut-same-$name" $name.sc.txt $name.direct.txt
@@ -66,10 +62,8 @@ for c in "$CONFIGS"/*.config; do
   cmp -s $name.sc.txt $name.sc0.txt && fail "shortcut-unopt-$name: optimizing changed nothing"
   # Before and after optimization, as JSON: fewer commands, no more memory.
   expect_ok "before-after-$name" "nnet3-compile-info $X --num-sequences=8 --frames=4 $BACKWARD --show=before-after --format=json $name.raw > $name.ba.json"
-  if [ $have_json -eq 1 ]; then
-    expect_ok "before-after-valid-$name" "python3 -m json.tool $name.ba.json > /dev/null"
-    expect_ok "before-after-keys-$name" "python3 -c 'import json; d=json.load(open(\"$name.ba.json\")); b, a = d[\"before\"], d[\"after\"]; [s[k] for s in (b, a) for k in (\"commands\", \"matrices\", \"submatrices\", \"peak_memory_bytes\", \"seconds\")]; assert a[\"commands\"] < b[\"commands\"], (a[\"commands\"], b[\"commands\"]); assert a[\"peak_memory_bytes\"] <= b[\"peak_memory_bytes\"]; assert a[\"seconds\"] > 0 and b[\"seconds\"] > 0'"
-  fi
+  expect_ok "before-after-valid-$name" "python3 -m json.tool $name.ba.json > /dev/null"
+  expect_ok "before-after-keys-$name" "python3 -c 'import json; d=json.load(open(\"$name.ba.json\")); b, a = d[\"before\"], d[\"after\"]; [s[k] for s in (b, a) for k in (\"commands\", \"matrices\", \"submatrices\", \"peak_memory_bytes\", \"seconds\")]; assert a[\"commands\"] < b[\"commands\"], (a[\"commands\"], b[\"commands\"]); assert a[\"peak_memory_bytes\"] <= b[\"peak_memory_bytes\"]; assert a[\"seconds\"] > 0 and b[\"seconds\"] > 0'"
 done
 
 # before-after on a training-shaped request: text and JSON.
@@ -83,10 +77,8 @@ grep -q '^# optimized computation$' ba.txt || fail "before-after-text: no optimi
 grep -q '^c0: ' ba.txt || fail "before-after-text: no commands listed"
 awk '$1 == "commands:" { exit !($3 < $2) }' ba.txt || fail "before-after-text: $(grep '^commands:' ba.txt)"
 expect_ok before-after-json "nnet3-compile-info $TRAIN --show=before-after --format=json tdnn.raw > ba.json"
-if [ $have_json -eq 1 ]; then
-  expect_ok before-after-json-valid "python3 -m json.tool ba.json > /dev/null"
-  expect_ok before-after-json-fewer "python3 -c 'import json; d=json.load(open(\"ba.json\")); assert set(d) == {\"before\", \"after\"}, set(d); assert d[\"after\"][\"commands\"] < d[\"before\"][\"commands\"]; assert d[\"after\"][\"peak_memory_bytes\"] < d[\"before\"][\"peak_memory_bytes\"]'"
-fi
+expect_ok before-after-json-valid "python3 -m json.tool ba.json > /dev/null"
+expect_ok before-after-json-fewer "python3 -c 'import json; d=json.load(open(\"ba.json\")); assert set(d) == {\"before\", \"after\"}, set(d); assert d[\"after\"][\"commands\"] < d[\"before\"][\"commands\"]; assert d[\"after\"][\"peak_memory_bytes\"] < d[\"before\"][\"peak_memory_bytes\"]'"
 expect_ok optimized-no "nnet3-compile-info --optimize=false tdnn.raw > unopt.txt"
 grep -q '^optimized: no$' unopt.txt || fail "optimized-no: $(grep optimized unopt.txt)"
 expect_ok optimization-option "nnet3-compile-info --optimization.snip-row-ops=false --optimization.memory-compression-level=0 $TRAIN --show=stats tdnn.raw > /dev/null"
@@ -99,9 +91,7 @@ expect_ok repeat "nnet3-compile-info --repeat=3 --show=stats tdnn.raw > rep.txt"
 grep -Eq '^repeat-seconds: [0-9.e-]+ [0-9.e-]+ [0-9.e-]+$' rep.txt || fail "repeat: $(grep repeat-seconds rep.txt)"
 grep -q '^repeat-hits: 2$' rep.txt || fail "repeat: $(grep repeat-hits rep.txt)"
 expect_ok repeat-shortcut "nnet3-compile-info $TRAIN --repeat=4 --show=stats --format=json tdnn.raw > rep.json"
-if [ $have_json -eq 1 ]; then
-  expect_ok repeat-json "python3 -c 'import json; r=json.load(open(\"rep.json\"))[\"repeat\"]; assert len(r[\"seconds\"]) == 4 and r[\"misses\"] == 2 and r[\"hits\"] == 3, r'"
-fi
+expect_ok repeat-json "python3 -c 'import json; r=json.load(open(\"rep.json\"))[\"repeat\"]; assert len(r[\"seconds\"]) == 4 and r[\"misses\"] == 2 and r[\"hits\"] == 3, r'"
 
 # The request: n-major sequences, input widened by the context (6 + 1 left,
 # 6 - 0 right for tdnn.config) and derivative flags.

@@ -7,8 +7,8 @@
 
 #include "base/io-funcs.h"
 #include "fuzz-common.h"
-#include "train/am-nnet-simple.h"
-#include "train/transition-model.h"
+#include "compute/am-nnet-simple.h"
+#include "hmm/transition-model.h"
 
 namespace {
 

@@ -17,8 +17,8 @@
 // .mdl and uses its network. nnet3-compute / nnet3-compute-batch with
 // --use-priors read the priors too (ReadNnetAndLogPriors) and subtract
 // them from the log-probabilities they compute (SubtractLogPriors).
-#ifndef NNET3_TRAIN_AM_NNET_SIMPLE_H_
-#define NNET3_TRAIN_AM_NNET_SIMPLE_H_
+#ifndef NNET3_COMPUTE_AM_NNET_SIMPLE_H_
+#define NNET3_COMPUTE_AM_NNET_SIMPLE_H_
 
 #include <cstdint>
 #include <istream>
@@ -28,7 +28,7 @@
 #include "matrix/matrix.h"
 #include "matrix/vector.h"
 #include "nnet/nnet.h"
-#include "train/transition-model.h"
+#include "hmm/transition-model.h"
 
 namespace nnet3 {
 
@@ -112,4 +112,4 @@ void SubtractLogPriors(const VectorView &log_priors, float acoustic_scale,
 
 }  // namespace nnet3
 
-#endif  // NNET3_TRAIN_AM_NNET_SIMPLE_H_
+#endif  // NNET3_COMPUTE_AM_NNET_SIMPLE_H_

@@ -1,4 +1,4 @@
-#include "train/am-nnet-simple.h"
+#include "compute/am-nnet-simple.h"
 
 #include <cmath>
 #include <sstream>

@@ -3,7 +3,7 @@
 // config, a golden transition model, priors) round-tripped through binary
 // and text; the nnet part of a .mdl for raw-nnet programs; the priors for
 // --use-priors and nnet3-am-adjust-priors; and bad input.
-#include "train/am-nnet-simple.h"
+#include "compute/am-nnet-simple.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -15,7 +15,7 @@
 
 #include "base/error.h"
 #include "base/io-funcs.h"
-#include "train-test-utils.h"
+#include "compute-test-utils.h"
 #include "util/kaldi-io.h"
 
 namespace nnet3 {
@@ -23,6 +23,14 @@ namespace {
 
 std::string GoldenPath(const std::string &name) {
   return std::string(NNET3_TEST_DATA) + "/train/" + name;
+}
+
+Matrix OneRow(const std::vector<float> &values) {
+  Matrix m(1, static_cast<int32_t>(values.size()), ResizeType::kSetZero,
+           CpuDevice());
+  for (size_t c = 0; c < values.size(); c++)
+    m.Set(0, static_cast<int32_t>(c), values[c]);
+  return m;
 }
 
 std::string ReadFileBytes(const std::string &path) {
@@ -115,7 +123,7 @@ TEST_CASE("A hand-built acoustic model round-trips", "[mdl]") {
   TransitionModel tm;
   AmNnetSimple golden;
   ReadAmNnet(GoldenPath("hmm.mdl"), &tm, &golden);
-  AmNnetSimple am(train_test::NnetFromConfig(kConfig));
+  AmNnetSimple am(NnetFromConfigText(kConfig));
   CHECK(am.LeftContext() == 2);
   CHECK(am.RightContext() == 1);
   CHECK(am.Priors().Dim() == 0);
@@ -143,7 +151,7 @@ TEST_CASE("A hand-built acoustic model round-trips", "[mdl]") {
   ReadAmNnet(out.path, &tm3, &am3);
   CHECK(WriteToString(tm3, am3, true) == ReadFileBytes(out.path));
   // A new nnet of another output dimension drops the priors.
-  Nnet smaller = train_test::NnetFromConfig(
+  Nnet smaller = NnetFromConfigText(
       "input-node name=input dim=4\n"
       "component name=affine type=AffineComponent input-dim=4 output-dim=5\n"
       "component-node name=affine component=affine input=input\n"
@@ -185,7 +193,7 @@ TEST_CASE("--use-priors: log-probabilities minus log-priors", "[mdl]") {
   CHECK(log_priors.Get(3) == Approx(std::log(0.3125)));
   // (log-prob - log-prior) * scale, with output holding scale * log-prob.
   const float scale = 0.5f;
-  Matrix output = train_test::HostMatrix({{-1, -2, -3, -4, -5, -6}});
+  Matrix output = OneRow({-1, -2, -3, -4, -5, -6});
   output.Scale(scale);
   SubtractLogPriors(log_priors, scale, &output);
   const std::vector<double> priors = {0.0625, 0.125,  0.25,
@@ -193,7 +201,7 @@ TEST_CASE("--use-priors: log-probabilities minus log-priors", "[mdl]") {
   for (int32_t i = 0; i < 6; i++)
     CHECK(output.Get(0, i) ==
           Approx((-(i + 1) - std::log(priors[i])) * scale).epsilon(1e-6));
-  Matrix wrong = train_test::HostMatrix({{1, 2, 3}});
+  Matrix wrong = OneRow({1, 2, 3});
   CHECK_THROWS_WITH(
       SubtractLogPriors(log_priors, 1.0f, &wrong),
       Catch::Contains("dimension 6") && Catch::Contains("3 columns"));

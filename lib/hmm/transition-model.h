@@ -18,8 +18,8 @@
 // </LogProbs>'s vector). The log-probs are indexed by transition-id, which
 // counts from 1 through the transitions out of each tuple's HMM state, in
 // tuple order; element 0 is unused.
-#ifndef NNET3_TRAIN_TRANSITION_MODEL_H_
-#define NNET3_TRAIN_TRANSITION_MODEL_H_
+#ifndef NNET3_HMM_TRANSITION_MODEL_H_
+#define NNET3_HMM_TRANSITION_MODEL_H_
 
 #include <cstdint>
 #include <istream>
@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "matrix/vector.h"
-#include "train/hmm-topology.h"
+#include "hmm/hmm-topology.h"
 
 namespace nnet3 {
 
@@ -83,4 +83,4 @@ class TransitionModel {
 
 }  // namespace nnet3
 
-#endif  // NNET3_TRAIN_TRANSITION_MODEL_H_
+#endif  // NNET3_HMM_TRANSITION_MODEL_H_

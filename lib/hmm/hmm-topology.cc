@@ -1,4 +1,4 @@
-#include "train/hmm-topology.h"
+#include "hmm/hmm-topology.h"
 
 #include <algorithm>
 #include <cmath>

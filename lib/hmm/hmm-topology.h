@@ -24,8 +24,8 @@
 //   </Topology>
 // with <ForwardPdfClass> f <SelfLoopPdfClass> s instead of <PdfClass> when
 // the topology is not a plain HMM, and no pdf-class on a non-emitting state.
-#ifndef NNET3_TRAIN_HMM_TOPOLOGY_H_
-#define NNET3_TRAIN_HMM_TOPOLOGY_H_
+#ifndef NNET3_HMM_HMM_TOPOLOGY_H_
+#define NNET3_HMM_HMM_TOPOLOGY_H_
 
 #include <cstdint>
 #include <istream>
@@ -87,4 +87,4 @@ class HmmTopology {
 
 }  // namespace nnet3
 
-#endif  // NNET3_TRAIN_HMM_TOPOLOGY_H_
+#endif  // NNET3_HMM_HMM_TOPOLOGY_H_

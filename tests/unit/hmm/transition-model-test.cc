@@ -3,7 +3,7 @@
 // byte for byte, binary and text; what is read (pdfs, transition-ids);
 // and malformed input (one-line UserErrors, never a crash), including
 // every truncation of a golden file.
-#include "train/transition-model.h"
+#include "hmm/transition-model.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>

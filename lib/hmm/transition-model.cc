@@ -1,4 +1,4 @@
-#include "train/transition-model.h"
+#include "hmm/transition-model.h"
 
 #include <algorithm>
 #include <cmath>
