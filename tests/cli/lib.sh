@@ -51,6 +51,21 @@ expect_error() {
   fi
 }
 
+# expect_exit NAME STATUS REGEX CMD...: the command (run by bash -c) exits
+# with STATUS (so a crash or a kill fails) and a line of its stderr matches
+# REGEX (grep -E); for the programs that, as Kaldi's, fail with a warning or
+# the usage text and no ERROR line. Its stderr stays in $TMP/err.
+expect_exit() {
+  local name=$1 want=$2 pattern=$3; shift 3
+  bash -c "$*" > "$TMP/out" 2> "$TMP/err"
+  local status=$?
+  if [ "$status" -ne "$want" ]; then
+    fail "$name: expected exit $want, got $status: $*"; sed 's/^/  stderr: /' "$TMP/err" | tail -5
+  elif ! grep -Eq -- "$pattern" "$TMP/err"; then
+    fail "$name: no stderr line matches /$pattern/"; sed 's/^/  stderr: /' "$TMP/err" | tail -5
+  fi
+}
+
 # same_file NAME A B: byte-identical.
 same_file() {
   cmp -s "$2" "$3" || fail "$1: $2 and $3 differ"
