@@ -115,6 +115,37 @@ awk 'BEGIN { split("10 7 0 2", len, " ");
 expect_ok ivectors "copy-feats ark,t:ivec.txt ark:ivec.ark && $GET --online-ivectors=ark:ivec.ark --online-ivector-period=2 ark:feats.ark ark,t:post.txt ark,t:iv.txt"
 [ "$(grep -c '<NnetIo> ivector <I1V> 1 <I1> 0 0 0 ' iv.txt)" -eq 5 ] || fail "ivector io: $(grep -c '<NnetIo> ivector' iv.txt), expected 5"
 grep -q 'No iVectors for utterance utt3' "$TMP/err" || fail "missing iVectors not reported"
+# Which row each eg gets (row r of utt u is [100u+r, -r]): Kaldi's rule is
+# the row of a random frame in [s, s + T - 1], s the chunk's first input
+# frame and T the utterance's length (not the chunk's), clamped to the
+# matrix. Over seeds 0..7 every eg's row is its own utterance's and in
+# that range; the rows vary; and utt1-0 (s = -3) draws a row past 4, the
+# last one a range of the chunk's 13 input frames would allow.
+for s in 0 1 2 3 4 5 6 7; do
+  nnet3-get-egs --srand=$s --num-pdfs=5 --left-context=3 --right-context=2 --num-frames=8,4 \
+    --online-ivectors=ark:ivec.ark --online-ivector-period=2 ark:feats.ark ark,t:post.txt ark,t:- \
+    2> /dev/null >> iv-seeds.txt
+done
+python3 - iv-seeds.txt 2> iv-rows.err <<'PY' || fail "ivector rows: $(tail -1 iv-rows.err)"
+import re, sys
+lengths, rows = {1: 20, 2: 13, 4: 3}, {1: 10, 2: 7, 4: 2}
+egs = re.findall(r'(utt(\d+)-(\d+)) <Nnet3Eg> <NumIo> 3 <NnetIo> input <I1V> \d+ <I1> 0 (-?\d+) '
+                 r'.*?<NnetIo> ivector <I1V> 1 <I1> 0 0 0\s+\[\s*(\S+) (\S+) \]',
+                 open(sys.argv[1]).read(), re.S)
+assert len(egs) >= 8 * 5, 'only %d egs with an ivector' % len(egs)
+drawn = {}
+for key, u, first, t0, a, b in egs:
+    u, start = int(u), int(first) + int(t0)
+    r = -int(float(b))
+    assert int(float(a)) == 100 * u + r, '%s got a row of another utterance: [%s %s]' % (key, a, b)
+    lo = min(max(start // 2, 0), rows[u] - 1)
+    hi = min(max((start + lengths[u] - 1) // 2, 0), rows[u] - 1)
+    assert lo <= r <= hi, '%s (first input frame %d) got row %d, not in [%d, %d]' % (key, start, r, lo, hi)
+    drawn.setdefault(key, set()).add(r)
+assert len(set().union(*drawn.values())) > 3, 'rows drawn: %s' % drawn
+assert max(drawn['utt1-0']) > 4, 'utt1-0 drew only rows %s' % sorted(drawn['utt1-0'])
+print('ivector rows drawn over 8 seeds:', {k: sorted(v) for k, v in sorted(drawn.items())})
+PY
 expect_ok ivectors-alias "$GET --ivectors=ark:ivec.ark --online-ivector-period=2 ark:feats.ark ark,t:post.txt ark,t:iv2.txt"
 [ "$(grep -c '<NnetIo> ivector' iv2.txt)" -eq 5 ] || fail "--ivectors alias"
 
