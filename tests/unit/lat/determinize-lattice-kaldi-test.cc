@@ -1,5 +1,5 @@
 // Our determinization against Kaldi's on the golden lattices of
-// tests/data/lat (made by make-golden.sh with Kaldi's
+// tests/data/lat (made by make-golden-determinize.sh with Kaldi's
 // lattice-determinize-phone-pruned and lattice-determinize-pruned; see the
 // commands there): the same steps as those programs, then the text Kaldi
 // writes, compared line by line (same states, arcs, order, strings, and
