@@ -32,11 +32,15 @@ for kind in grid float tie; do
     ark,t:raw-$kind.txt ark,t:det-phone-b3-min-$kind.txt
   "$bin/lattice-determinize-phone-pruned" --phone-determinize=false $mdl \
     ark,t:raw-$kind.txt ark,t:det-phone-noph-$kind.txt
+  "$bin/lattice-determinize-phone-pruned" --word-determinize=false $mdl \
+    ark,t:raw-$kind.txt ark,t:det-phone-noword-$kind.txt
   "$bin/lattice-determinize-pruned" --beam=4 ark,t:raw-$kind.txt \
     ark,t:det-word-b4-$kind.txt
   "$bin/lattice-determinize-pruned" --minimize=true ark,t:raw-$kind.txt \
     ark,t:det-word-min-$kind.txt
 done
+"$bin/lattice-determinize-phone-pruned" --phone-determinize=false \
+  --word-determinize=false $mdl ark,t:raw-grid.txt ark,t:det-phone-none-grid.txt
 for mem in 60000 150000; do
   "$bin/lattice-determinize-phone-pruned" --max-mem=$mem $mdl \
     ark,t:raw-maxmem.txt ark,t:det-phone-maxmem$mem.txt \
