@@ -95,6 +95,7 @@ void TransitionModel::Write(std::ostream &os, bool binary) const {
 void TransitionModel::ComputeDerived() {
   const int32_t num_states = static_cast<int32_t>(tuples_.size());
   state2id_.assign(num_states + 2, 0);
+  id2state_.assign(1, 0);
   id2pdf_.assign(1, -1);
   num_pdfs_ = 0;
   int32_t next_id = 1;
@@ -111,6 +112,7 @@ void TransitionModel::ComputeDerived() {
     num_pdfs_ = std::max({num_pdfs_, t.forward_pdf + 1, t.self_loop_pdf + 1});
     state2id_[s] = next_id;
     for (const auto &transition : entry[t.hmm_state].transitions) {
+      id2state_.push_back(s);
       id2pdf_.push_back(transition.first == t.hmm_state ? t.self_loop_pdf
                                                         : t.forward_pdf);
       next_id++;
@@ -145,14 +147,162 @@ int32_t TransitionModel::NumPhones() const {
   return ans;
 }
 
-int32_t TransitionModel::TransitionIdToPdf(int32_t tid) const {
+void TransitionModel::CheckId(int32_t tid) const {
   NNET3_ASSERT(tid > 0 && tid <= num_transition_ids_);
+}
+
+void TransitionModel::CheckState(int32_t trans_state) const {
+  NNET3_ASSERT(trans_state > 0 &&
+               trans_state <= static_cast<int32_t>(tuples_.size()));
+}
+
+int32_t TransitionModel::TransitionIdToPdf(int32_t tid) const {
+  CheckId(tid);
   return id2pdf_[tid];
 }
 
 float TransitionModel::GetTransitionLogProb(int32_t tid) const {
-  NNET3_ASSERT(tid > 0 && tid <= num_transition_ids_);
+  CheckId(tid);
   return log_probs_.Get(tid);
+}
+
+int32_t TransitionModel::TransitionIdToTransitionState(int32_t tid) const {
+  CheckId(tid);
+  return id2state_[tid];
+}
+
+int32_t TransitionModel::TransitionIdToTransitionIndex(int32_t tid) const {
+  CheckId(tid);
+  return tid - state2id_[id2state_[tid]];
+}
+
+int32_t TransitionModel::PairToTransitionId(int32_t trans_state,
+                                            int32_t trans_index) const {
+  CheckState(trans_state);
+  NNET3_ASSERT(trans_index >= 0 &&
+               trans_index < NumTransitionIndices(trans_state));
+  return state2id_[trans_state] + trans_index;
+}
+
+int32_t TransitionModel::NumTransitionIndices(int32_t trans_state) const {
+  CheckState(trans_state);
+  return state2id_[trans_state + 1] - state2id_[trans_state];
+}
+
+int32_t TransitionModel::TupleToTransitionState(int32_t phone,
+                                                int32_t hmm_state,
+                                                int32_t forward_pdf,
+                                                int32_t self_loop_pdf) const {
+  Tuple t;
+  t.phone = phone;
+  t.hmm_state = hmm_state;
+  t.forward_pdf = forward_pdf;
+  t.self_loop_pdf = self_loop_pdf;
+  auto it = std::lower_bound(tuples_.begin(), tuples_.end(), t);
+  if (it == tuples_.end() || !(*it == t))
+    NNET3_ERR << "TransitionModel: no transition state for phone " << phone
+              << ", HMM state " << hmm_state << ", pdfs " << forward_pdf << "/"
+              << self_loop_pdf
+              << " (do the tree and the model belong together?)";
+  return static_cast<int32_t>(it - tuples_.begin()) + 1;
+}
+
+int32_t TransitionModel::TransitionStateToPhone(int32_t trans_state) const {
+  CheckState(trans_state);
+  return tuples_[trans_state - 1].phone;
+}
+
+int32_t TransitionModel::TransitionStateToHmmState(int32_t trans_state) const {
+  CheckState(trans_state);
+  return tuples_[trans_state - 1].hmm_state;
+}
+
+int32_t TransitionModel::TransitionStateToForwardPdf(
+    int32_t trans_state) const {
+  CheckState(trans_state);
+  return tuples_[trans_state - 1].forward_pdf;
+}
+
+int32_t TransitionModel::TransitionStateToSelfLoopPdf(
+    int32_t trans_state) const {
+  CheckState(trans_state);
+  return tuples_[trans_state - 1].self_loop_pdf;
+}
+
+int32_t TransitionModel::TransitionStateToForwardPdfClass(
+    int32_t trans_state) const {
+  CheckState(trans_state);
+  const Tuple &t = tuples_[trans_state - 1];
+  return topo_.TopologyForPhone(t.phone)[t.hmm_state].forward_pdf_class;
+}
+
+int32_t TransitionModel::TransitionStateToSelfLoopPdfClass(
+    int32_t trans_state) const {
+  CheckState(trans_state);
+  const Tuple &t = tuples_[trans_state - 1];
+  return topo_.TopologyForPhone(t.phone)[t.hmm_state].self_loop_pdf_class;
+}
+
+int32_t TransitionModel::SelfLoopOf(int32_t trans_state) const {
+  CheckState(trans_state);
+  const Tuple &t = tuples_[trans_state - 1];
+  const auto &transitions =
+      topo_.TopologyForPhone(t.phone)[t.hmm_state].transitions;
+  for (size_t i = 0; i < transitions.size(); i++)
+    if (transitions[i].first == t.hmm_state)
+      return state2id_[trans_state] + static_cast<int32_t>(i);
+  return 0;
+}
+
+const std::pair<int32_t, float> &TransitionModel::Transition(
+    int32_t tid) const {
+  const Tuple &t = tuples_[id2state_[tid] - 1];
+  return topo_.TopologyForPhone(t.phone)[t.hmm_state]
+      .transitions[tid - state2id_[id2state_[tid]]];
+}
+
+int32_t TransitionModel::TransitionIdToPhone(int32_t tid) const {
+  CheckId(tid);
+  return tuples_[id2state_[tid] - 1].phone;
+}
+
+int32_t TransitionModel::TransitionIdToHmmState(int32_t tid) const {
+  CheckId(tid);
+  return tuples_[id2state_[tid] - 1].hmm_state;
+}
+
+int32_t TransitionModel::TransitionIdToPdfClass(int32_t tid) const {
+  const int32_t trans_state = TransitionIdToTransitionState(tid);
+  return IsSelfLoop(tid) ? TransitionStateToSelfLoopPdfClass(trans_state)
+                         : TransitionStateToForwardPdfClass(trans_state);
+}
+
+bool TransitionModel::IsSelfLoop(int32_t tid) const {
+  CheckId(tid);
+  return Transition(tid).first == tuples_[id2state_[tid] - 1].hmm_state;
+}
+
+bool TransitionModel::IsFinal(int32_t tid) const {
+  CheckId(tid);
+  const Tuple &t = tuples_[id2state_[tid] - 1];
+  const size_t num_states = topo_.TopologyForPhone(t.phone).size();
+  return static_cast<size_t>(Transition(tid).first) + 1 == num_states;
+}
+
+float TransitionModel::GetNonSelfLoopLogProb(int32_t trans_state) const {
+  const int32_t self_loop = SelfLoopOf(trans_state);
+  if (self_loop == 0) return 0.0f;
+  // In float, as Kaldi computes it, so that graphs built with it match.
+  const float p = std::exp(log_probs_.Get(self_loop));
+  float non_self_loop = 1.0f - p;
+  if (non_self_loop <= 0.0f) non_self_loop = 1.0e-10f;
+  return std::log(non_self_loop);
+}
+
+float TransitionModel::GetTransitionLogProbIgnoringSelfLoops(
+    int32_t tid) const {
+  return GetTransitionLogProb(tid) -
+         GetNonSelfLoopLogProb(TransitionIdToTransitionState(tid));
 }
 
 bool TransitionModel::operator==(const TransitionModel &other) const {

@@ -8,7 +8,14 @@
 //   TransitionModel trans_model;
 //   trans_model.Read(is, binary);      // UserError if malformed
 //   int32_t num_pdfs = trans_model.NumPdfs();
+//   int32_t phone = trans_model.TransitionIdToPhone(tid);
 //   trans_model.Write(os, binary);
+//
+// Queries take Kaldi's names and numbering: transition states count from 1
+// (tuple s-1), transition-ids from 1, a transition index is the position of
+// the transition among those leaving its HMM state. They throw
+// InternalError for ids out of range; a caller that takes ids from a file
+// (a graph, an alignment) checks them against NumTransitionIds() first.
 //
 // Format: <TransitionModel> [text: newline] <topology> then <Triples> n
 // (phone hmm-state pdf)* </Triples> when the topology is a plain HMM, else
@@ -24,10 +31,11 @@
 #include <cstdint>
 #include <istream>
 #include <ostream>
+#include <utility>
 #include <vector>
 
-#include "matrix/vector.h"
 #include "hmm/hmm-topology.h"
+#include "matrix/vector.h"
 
 namespace nnet3 {
 
@@ -58,10 +66,63 @@ class TransitionModel {
   }
   int32_t NumTransitionIds() const { return num_transition_ids_; }
   int32_t NumPhones() const;
+  const std::vector<int32_t> &GetPhones() const { return topo_.GetPhones(); }
+
   // The pdf of transition-id `tid` (1-based): the self-loop pdf for a
   // self-loop, else the forward pdf.
   int32_t TransitionIdToPdf(int32_t tid) const;
+  // The same, unchecked: for hot loops whose ids were checked before.
+  int32_t TransitionIdToPdfFast(int32_t tid) const { return id2pdf_[tid]; }
+  // Indexed by transition-id; element 0 is -1.
+  const std::vector<int32_t> &TransitionIdToPdfArray() const { return id2pdf_; }
   float GetTransitionLogProb(int32_t tid) const;
+
+  // Transition-id -> transition state (1-based) and index within it, and
+  // back.
+  int32_t TransitionIdToTransitionState(int32_t tid) const;
+  int32_t TransitionIdToTransitionIndex(int32_t tid) const;
+  int32_t PairToTransitionId(int32_t trans_state, int32_t trans_index) const;
+  int32_t NumTransitionIndices(int32_t trans_state) const;
+  // The transition state of a tuple; UserError if the model has no such
+  // tuple (a tree and a model that do not belong together).
+  int32_t TupleToTransitionState(int32_t phone, int32_t hmm_state,
+                                 int32_t forward_pdf,
+                                 int32_t self_loop_pdf) const;
+
+  // What a transition state is.
+  int32_t TransitionStateToPhone(int32_t trans_state) const;
+  int32_t TransitionStateToHmmState(int32_t trans_state) const;
+  int32_t TransitionStateToForwardPdf(int32_t trans_state) const;
+  int32_t TransitionStateToSelfLoopPdf(int32_t trans_state) const;
+  int32_t TransitionStateToForwardPdfClass(int32_t trans_state) const;
+  int32_t TransitionStateToSelfLoopPdfClass(int32_t trans_state) const;
+  // The self-loop's transition-id, or 0 if the state has none.
+  int32_t SelfLoopOf(int32_t trans_state) const;
+
+  // What a transition-id is.
+  int32_t TransitionIdToPhone(int32_t tid) const;
+  int32_t TransitionIdToHmmState(int32_t tid) const;
+  // The self-loop pdf-class for a self-loop, else the forward one.
+  int32_t TransitionIdToPdfClass(int32_t tid) const;
+  // Whether the transition goes back to the HMM state it leaves.
+  bool IsSelfLoop(int32_t tid) const;
+  // Whether the transition enters the final (non-emitting) HMM state.
+  bool IsFinal(int32_t tid) const;
+  // Whether the transition leaves HMM state 0 (the phone's first frame if
+  // it is not a self-loop).
+  bool TransitionIdIsStartOfPhone(int32_t tid) const {
+    return TransitionIdToHmmState(tid) == 0;
+  }
+  bool TransitionIdsEquivalent(int32_t tid1, int32_t tid2) const {
+    return TransitionIdToTransitionState(tid1) ==
+           TransitionIdToTransitionState(tid2);
+  }
+
+  // log(1 - p(self-loop)) of a transition state (0 if it has no self-loop),
+  // and a transition's log-probability with that factored out, as
+  // add-self-loops and lattice rescoring use them.
+  float GetNonSelfLoopLogProb(int32_t trans_state) const;
+  float GetTransitionLogProbIgnoringSelfLoops(int32_t tid) const;
   bool operator==(const TransitionModel &other) const;
 
  private:
@@ -70,13 +131,18 @@ class TransitionModel {
   // for tuples that name no phone or state.
   void ComputeDerived();
   void Check() const;
+  // The HMM transition (destination state) behind a transition-id.
+  const std::pair<int32_t, float> &Transition(int32_t tid) const;
+  void CheckId(int32_t tid) const;
+  void CheckState(int32_t trans_state) const;
 
   HmmTopology topo_;
   std::vector<Tuple> tuples_;
   Vector log_probs_;  // host; indexed by transition-id, [0] unused
   // Derived.
   std::vector<int32_t> state2id_;  // first transition-id of each state
-  std::vector<int32_t> id2pdf_;
+  std::vector<int32_t> id2state_;  // transition state of each id, [0] = 0
+  std::vector<int32_t> id2pdf_;    // [0] = -1
   int32_t num_transition_ids_ = 0;
   int32_t num_pdfs_ = 0;
 };

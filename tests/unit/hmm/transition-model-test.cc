@@ -6,6 +6,7 @@
 #include "hmm/transition-model.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -107,6 +108,59 @@ TEST_CASE("What a transition model holds", "[mdl]") {
   CHECK(chain.TransitionIdToPdf(2) == 0);
   CHECK(chain.TransitionIdToPdf(3) == 3);
   CHECK(chain.TransitionIdToPdf(4) == 2);
+}
+
+TEST_CASE("Transition-id queries (Kaldi's numbering)", "[mdl]") {
+  const TransitionModel hmm =
+      ReadModel(FrontOf(ReadFileBytes("hmm.mdl"), true));
+  // Phone 1 has states 0,1,2 with a self-loop (index 0) and a forward
+  // transition (index 1) each: ids 1..6; phone 2: 7..12; phone 3 has one
+  // emitting state: 13 (self-loop), 14 (to the final state).
+  CHECK(hmm.TransitionIdToPhone(1) == 1);
+  CHECK(hmm.TransitionIdToPhone(6) == 1);
+  CHECK(hmm.TransitionIdToPhone(7) == 2);
+  CHECK(hmm.TransitionIdToPhone(14) == 3);
+  CHECK(hmm.TransitionIdToHmmState(4) == 1);
+  CHECK(hmm.TransitionIdToHmmState(5) == 2);
+  CHECK(hmm.TransitionIdToTransitionState(5) == 3);
+  CHECK(hmm.TransitionIdToTransitionIndex(5) == 0);
+  CHECK(hmm.TransitionIdToTransitionIndex(6) == 1);
+  CHECK(hmm.PairToTransitionId(3, 1) == 6);
+  CHECK(hmm.NumTransitionIndices(7) == 2);
+  CHECK(hmm.TupleToTransitionState(2, 1, 1, 1) == 5);
+  CHECK_THROWS_AS(hmm.TupleToTransitionState(2, 1, 2, 2), UserError);
+  CHECK(hmm.TransitionStateToPhone(7) == 3);
+  CHECK(hmm.TransitionStateToHmmState(6) == 2);
+  CHECK(hmm.TransitionStateToForwardPdf(6) == 4);
+  CHECK(hmm.TransitionStateToSelfLoopPdfClass(6) == 2);
+  CHECK(hmm.TransitionStateToForwardPdfClass(2) == 1);
+  CHECK(hmm.SelfLoopOf(7) == 13);
+  CHECK(hmm.TransitionIdToPdfClass(10) == 1);
+  for (int32_t tid = 1; tid <= 14; tid++) {
+    INFO("transition-id " << tid);
+    CHECK(hmm.IsSelfLoop(tid) == (tid % 2 == 1));
+    CHECK(hmm.IsFinal(tid) == (tid == 6 || tid == 12 || tid == 14));
+    CHECK(hmm.TransitionIdIsStartOfPhone(tid) ==
+          (tid <= 2 || tid == 7 || tid == 8 || tid >= 13));
+    CHECK(hmm.TransitionIdToPdfArray()[tid] == hmm.TransitionIdToPdf(tid));
+  }
+  CHECK(hmm.TransitionIdsEquivalent(3, 4));
+  CHECK_FALSE(hmm.TransitionIdsEquivalent(4, 5));
+  // Self-loop of state 1 has log-prob -0.125: log(1 - e^-0.125).
+  CHECK(hmm.GetNonSelfLoopLogProb(1) ==
+        Approx(std::log(1.0 - std::exp(-0.125))).epsilon(1e-6));
+  CHECK(hmm.GetTransitionLogProbIgnoringSelfLoops(2) ==
+        Approx(-0.25 - std::log(1.0 - std::exp(-0.125))).epsilon(1e-6));
+  CHECK_THROWS_AS(hmm.TransitionIdToPhone(15), InternalError);
+  CHECK_THROWS_AS(hmm.TransitionIdToPhone(0), InternalError);
+
+  const TransitionModel chain =
+      ReadModel(FrontOf(ReadFileBytes("chain.mdl"), true));
+  // The chain topology: self-loop pdf-class 1, forward pdf-class 0.
+  CHECK(chain.IsSelfLoop(1));
+  CHECK(chain.TransitionIdToPdfClass(1) == 1);
+  CHECK(chain.TransitionIdToPdfClass(2) == 0);
+  CHECK(chain.IsFinal(2));
 }
 
 TEST_CASE("Malformed transition models are one-line UserErrors", "[mdl]") {
