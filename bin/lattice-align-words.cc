@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "base/error.h"
 #include "base/log.h"
 #include "base/options.h"
 #include "base/program.h"
@@ -13,6 +14,7 @@
 #include "lat/lattice-state-times.h"
 #include "lat/word-align-lattice.h"
 #include "lat/word-boundary-info.h"
+#include "util/kaldi-io.h"
 
 namespace {
 
@@ -70,10 +72,14 @@ int main(int argc, char *argv[]) {
       const int32_t max_states =
           max_expand > 0 ? 1000 + max_expand * clat.NumStates() : 0;
       CompactLattice aligned;
-      const bool ok =
-          WordAlignLattice(clat, trans_model, info, max_states, &aligned);
-      if (do_test && ok)
-        TestWordAlignedLattice(clat, trans_model, info, aligned);
+      bool ok = false;
+      try {
+        ok = WordAlignLattice(clat, trans_model, info, max_states, &aligned);
+        if (do_test && ok)
+          TestWordAlignedLattice(clat, trans_model, info, aligned);
+      } catch (const UserError &e) {
+        RethrowWithContext(e, "Word-aligning the lattice for " + key);
+      }
       const bool empty = aligned.Start() == fst::kNoStateId;
       if (!ok) {
         ++num_err;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 #include "base/error.h"
 #include "base/log.h"
@@ -58,6 +59,12 @@ void MergePairVectorSumming(std::vector<std::pair<int32_t, float>> *vec) {
 float LatticeForwardBackward(const Lattice &lat, Posterior *post,
                              double *acoustic_like_sum) {
   if (acoustic_like_sum != nullptr) *acoustic_like_sum = 0.0;
+  post->clear();
+  if (lat.Start() == fst::kNoStateId) {
+    NNET3_WARN << "Forward-backward over an empty lattice: no frames, "
+               << "log-likelihood -inf";
+    return -std::numeric_limits<float>::infinity();
+  }
   if (lat.Properties(fst::kTopSorted, true) == 0)
     NNET3_ERR << "Input lattice must be topologically sorted.";
   if (lat.Start() != 0)
@@ -68,7 +75,6 @@ float LatticeForwardBackward(const Lattice &lat, Posterior *post,
   const int32_t max_time = LatticeStateTimes(lat, &state_times);
   std::vector<double> alpha(num_states, kLogZeroDouble);
   double tot_forward = kLogZeroDouble;
-  post->clear();
   post->resize(max_time);
   alpha[0] = 0.0;
   for (int32_t s = 0; s < num_states; ++s) {

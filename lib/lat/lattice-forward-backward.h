@@ -54,7 +54,8 @@ inline double LogAdd(double x, double y) {
 // expected acoustic log-likelihood (minus the posterior-weighted acoustic
 // costs). The lattice must be topologically sorted and start at state 0
 // (UserError otherwise); a warning when the forward and backward totals
-// differ as floats.
+// differ as floats. An empty lattice (no start state) gives no frames and
+// -inf, with a warning (Kaldi's crashes).
 float LatticeForwardBackward(const Lattice &lat, Posterior *post,
                              double *acoustic_like_sum = nullptr);
 

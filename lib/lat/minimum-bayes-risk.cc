@@ -127,9 +127,13 @@ MinimumBayesRisk::MinimumBayesRisk(const CompactLattice &clat_in,
 }
 
 void MinimumBayesRisk::PrepareLatticeAndInitStats(CompactLattice *clat) {
-  if (clat->Start() == fst::kNoStateId)
-    NNET3_ERR << "The lattice is empty (no start state); MBR decoding needs "
-              << "at least one path";
+  if (clat->Start() == fst::kNoStateId) {
+    // Kaldi's result for an empty lattice is that of one state, final with
+    // weight One: no words, one epsilon bin, risk 0.
+    clat->DeleteStates();
+    clat->SetStart(clat->AddState());
+    clat->SetFinal(0, CompactLatticeWeight::One());
+  }
   CreateSuperFinal(clat);
   // Kaldi sorts unless the cached properties say it is sorted; sorting an
   // already sorted lattice can renumber it, so this test is Kaldi's too.

@@ -25,7 +25,8 @@
 // The arithmetic is Kaldi's (the same sums in the same order, the same
 // float roundings), so the outputs equal Kaldi's on the same lattice. The
 // costs must already be scaled; the lattice must be acyclic (UserError
-// otherwise).
+// otherwise). An empty lattice gives no words, one epsilon bin and risk 0,
+// as in Kaldi.
 #ifndef NNET3_LAT_MINIMUM_BAYES_RISK_H_
 #define NNET3_LAT_MINIMUM_BAYES_RISK_H_
 
