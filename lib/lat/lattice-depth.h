@@ -1,12 +1,19 @@
-// Lattice depth: how many arcs cross each frame of a CompactLattice
-// (Kaldi's CompactLatticeDepthPerFrame, which lattice-depth-per-frame and
-// steps/diagnostic/analyze_lats.sh use), and its average over the frames
-// (CompactLatticeDepth, lattice-depth). An arc crosses the frames of its
-// transition-ids; a final weight's transition-ids count too.
+// Lattice depth: how many arcs of a CompactLattice cover each frame (Kaldi's
+// CompactLatticeDepth and CompactLatticeDepthPerFrame), the usual measure of
+// how much a lattice holds beyond its best path. An arc covers the frames of
+// its transition-id string; a final weight's string covers the frames after
+// its state.
 //
-//   TopSortCompactLatticeIfNeeded(&clat);
-//   std::vector<int32_t> depth;
-//   CompactLatticeDepthPerFrame(clat, &depth);   // one entry per frame
+//   TopSortCompactLatticeIfNeeded(&clat);          // both need it sorted
+//   int32_t num_frames;
+//   float depth = CompactLatticeDepth(clat, &num_frames);
+//   std::vector<int32_t> per_frame;
+//   CompactLatticeDepthPerFrame(clat, &per_frame);  // one count per frame
+//
+// The depth is the total length of all strings divided by the number of
+// frames (computed in float, as Kaldi): a linear lattice has depth 1, and a
+// lattice with no start state also reports 1 with 0 frames. A lattice of no
+// frames with a start state divides by zero, as Kaldi's does (inf or nan).
 #ifndef NNET3_LAT_LATTICE_DEPTH_H_
 #define NNET3_LAT_LATTICE_DEPTH_H_
 
@@ -17,18 +24,15 @@
 
 namespace nnet3 {
 
-// Both need the lattice topologically sorted (UserError otherwise). States
-// no path reaches are left out.
+// UserError if clat is not topologically sorted (or not starting at state
+// 0, see lattice-state-times.h). num_frames may be null.
+float CompactLatticeDepth(const CompactLattice &clat, int32_t *num_frames);
 
-// One entry per frame (CompactLatticeStateTimes' length); empty for an
-// empty lattice. UserError if an arc runs past the lattice's last frame.
+// depth_per_frame gets one entry per frame of the utterance (empty for an
+// empty lattice). UserError as CompactLatticeDepth, and if a string runs past
+// the utterance's end.
 void CompactLatticeDepthPerFrame(const CompactLattice &clat,
                                  std::vector<int32_t> *depth_per_frame);
-
-// The number of arc-frames over the number of frames (1 for an empty
-// lattice); sets *num_frames if not null.
-float CompactLatticeDepth(const CompactLattice &clat,
-                          int32_t *num_frames = nullptr);
 
 }  // namespace nnet3
 
