@@ -30,10 +30,6 @@
 //   BasicHolder<B>         one integer, float or bool: binary as
 //                          WriteBasicType, text as the value and '\n'.
 //   PosteriorHolder        Posterior (matrix/posterior.h), Kaldi's format.
-//   BasicPairVectorHolder<B>  std::vector<std::pair<B, B>>: binary is an
-//                          int32 count then each pair's two values; text
-//                          is the pairs separated by "; " on one line
-//                          ("1 2 ; 3 4 \n"), an empty vector an empty line.
 #ifndef NNET3_UTIL_TABLE_HOLDERS_H_
 #define NNET3_UTIL_TABLE_HOLDERS_H_
 
@@ -192,89 +188,6 @@ class PosteriorHolder {
   }
 
  private:
-  T t_;
-};
-
-template <class BasicType>
-class BasicPairVectorHolder {
- public:
-  using T = std::vector<std::pair<BasicType, BasicType>>;
-
-  static void Write(std::ostream &os, bool binary, const T &t) {
-    if (binary) {
-      WriteBasicType(os, true, static_cast<int32_t>(t.size()));
-      for (const auto &p : t) {
-        WriteBasicType(os, true, p.first);
-        WriteBasicType(os, true, p.second);
-      }
-      return;
-    }
-    for (size_t i = 0; i < t.size(); ++i) {
-      if (i > 0) os << "; ";
-      WriteBasicType(os, false, t[i].first);
-      WriteBasicType(os, false, t[i].second);
-    }
-    os << '\n';
-  }
-
-  void Read(std::istream &is, bool binary) {
-    t_.clear();
-    if (binary) {
-      int32_t size;
-      ReadBasicType(is, true, &size);
-      if (size < 0) NNET3_ERR << "Negative vector length " << size;
-      t_.reserve(CheckCountFits(is, size, 2 * (1 + sizeof(BasicType)),
-                                "The length of a vector of pairs"));
-      for (int32_t i = 0; i < size; i++) {
-        std::pair<BasicType, BasicType> p;
-        ReadBasicType(is, true, &p.first);
-        ReadBasicType(is, true, &p.second);
-        t_.push_back(p);
-      }
-      return;
-    }
-    std::string line;
-    std::getline(is, line);  // consumes the '\n'
-    if (is.fail())
-      NNET3_ERR << "Expected a line of pairs but found end of file";
-    for (const std::string &piece : SplitPairs(line)) {
-      std::istringstream piece_is(piece);
-      std::vector<BasicType> v;
-      while (!(piece_is >> std::ws).eof()) {
-        BasicType x;
-        ReadBasicType(piece_is, false, &x);
-        v.push_back(x);
-      }
-      if (v.size() != 2)
-        NNET3_ERR << "Expected pairs of numbers separated by ';' but found "
-                  << v.size() << " numbers in \"" << piece << "\"";
-      t_.emplace_back(v[0], v[1]);
-    }
-  }
-
-  T &Value() { return t_; }
-  void Clear() { T().swap(t_); }
-  void Swap(BasicPairVectorHolder *other) { t_.swap(other->t_); }
-  void ExtractRange(const std::string &range) {
-    RangeExtractor<T>::Extract(range, &t_);
-  }
-
- private:
-  // The ';'-separated pieces of a line; none for a blank line.
-  static std::vector<std::string> SplitPairs(const std::string &line) {
-    std::vector<std::string> pieces(1);
-    for (char c : line) {
-      if (c == ';')
-        pieces.emplace_back();
-      else
-        pieces.back() += c;
-    }
-    if (pieces.size() == 1 &&
-        pieces[0].find_first_not_of(" \t\r") == std::string::npos)
-      pieces.clear();
-    return pieces;
-  }
-
   T t_;
 };
 

@@ -37,6 +37,7 @@
 #include "matrix/matrix.h"
 #include "matrix/posterior.h"
 #include "matrix/vector.h"
+#include "util/pair-vector-holder.h"
 #include "util/table-holders.h"
 #include "util/table-reader.h"
 #include "util/table-writer.h"
