@@ -70,9 +70,15 @@ class BasicPairVectorHolder {
     std::string line;
     std::getline(is, line);
     if (is.fail()) NNET3_ERR << "Expected a line of pairs but found the end";
-    std::istringstream pairs(line);
-    std::string piece;
-    while (std::getline(pairs, piece, ';')) ReadPair(piece, line);
+    // Kaldi's reading: a blank line is the empty list; otherwise every
+    // ';'-separated piece, the last included, must hold two numbers.
+    if (line.find_first_not_of(" \t\r") == std::string::npos) return;
+    for (size_t begin = 0;;) {
+      const size_t end = line.find(';', begin);
+      ReadPair(line.substr(begin, end - begin), line);
+      if (end == std::string::npos) break;
+      begin = end + 1;
+    }
   }
 
   T &Value() { return t_; }
@@ -83,7 +89,7 @@ class BasicPairVectorHolder {
   }
 
  private:
-  // One "a b" piece of a text line (blank only for an empty list).
+  // One "a b" piece of a text line.
   void ReadPair(const std::string &piece, const std::string &line) {
     std::istringstream is(piece);
     std::vector<BasicType> values;
@@ -92,8 +98,6 @@ class BasicPairVectorHolder {
       ReadBasicType(is, false, &x);
       values.push_back(x);
     }
-    if (values.empty() && t_.empty() && line.find(';') == std::string::npos)
-      return;
     if (values.size() != 2)
       NNET3_ERR << "Expected pairs of numbers separated by ';' but found '"
                 << line << "'";

@@ -49,7 +49,9 @@ TEST_CASE("BasicPairVectorHolder writes and reads Kaldi's forms") {
 }
 
 TEST_CASE("BasicPairVectorHolder rejects text that is not pairs") {
-  for (const char *bad : {"1 2 3\n", "1 2 ; 3\n", "1 x ; 3 4\n"}) {
+  // Kaldi rejects an empty piece too: a ';' that ends or starts the line.
+  for (const char *bad : {"1 2 3\n", "1 2 ; 3\n", "1 x ; 3 4\n", "1 2 ;\n",
+                          "; 1 2\n", ";\n", "1 2 ; ; 3 4\n"}) {
     INFO(bad);
     std::istringstream is(bad);
     BasicPairVectorHolder<float> holder;
