@@ -15,13 +15,12 @@ void ActiveTokenMap::Clear(std::vector<Entry> *previous) {
   previous->clear();
   previous->reserve(entries_.size());
   for (int32_t b : used_buckets_) {
-    for (int32_t e = buckets_[b].head; e >= 0; e = next_[e])
+    for (int32_t e = buckets_[b].head; e >= 0; e = entries_[e].next)
       previous->push_back(entries_[e]);
     buckets_[b] = Bucket();
   }
   used_buckets_.clear();
   entries_.clear();
-  next_.clear();
 }
 
 }  // namespace nnet3

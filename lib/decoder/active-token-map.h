@@ -34,6 +34,7 @@ class ActiveTokenMap {
  public:
   struct Entry {
     int32_t state;
+    int32_t next;  // the next entry of the same bucket, or -1
     Token *tok;
   };
 
@@ -53,10 +54,10 @@ class ActiveTokenMap {
       bucket.head = bucket.tail = e;
       return e;
     }
-    for (int32_t e = bucket.head; e >= 0; e = next_[e])
+    for (int32_t e = bucket.head; e >= 0; e = entries_[e].next)
       if (entries_[e].state == state) return e;
     const int32_t e = NewEntry(state);
-    next_[bucket.tail] = e;
+    entries_[bucket.tail].next = e;
     bucket.tail = e;
     return e;
   }
@@ -68,7 +69,7 @@ class ActiveTokenMap {
   template <typename F>
   void ForEach(F &&f) const {
     for (int32_t b : used_buckets_)
-      for (int32_t e = buckets_[b].head; e >= 0; e = next_[e]) f(e);
+      for (int32_t e = buckets_[b].head; e >= 0; e = entries_[e].next) f(e);
   }
   // Moves the entries, in Kaldi's order, into *previous (replacing its
   // contents) and empties the map.
@@ -79,8 +80,7 @@ class ActiveTokenMap {
     int32_t head = -1, tail = -1;
   };
   int32_t NewEntry(int32_t state) {
-    entries_.push_back(Entry{state, nullptr});
-    next_.push_back(-1);
+    entries_.push_back(Entry{state, -1, nullptr});
     return static_cast<int32_t>(entries_.size()) - 1;
   }
 
@@ -88,7 +88,6 @@ class ActiveTokenMap {
   std::vector<Bucket> buckets_;
   std::vector<int32_t> used_buckets_;  // in order of first use
   std::vector<Entry> entries_;         // in order of insertion
-  std::vector<int32_t> next_;          // the next entry of the same bucket
 };
 
 }  // namespace nnet3
