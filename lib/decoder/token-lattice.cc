@@ -1,6 +1,7 @@
 #include "decoder/token-lattice.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "base/error.h"
@@ -58,6 +59,8 @@ float TokenLattice::PruneLinksOf(Token *tok, float lattice_beam,
   ForwardLink *prev = nullptr;
   for (ForwardLink *link = tok->links; link != nullptr;) {
     const Token *next_tok = link->next_tok;
+    if (link->ilabel == 0)
+      epsilon_reads_.push_back(EpsilonRead{next_tok, next_tok->extra_cost});
     // How much worse the best path through this link is than the best path
     // through its frame (the bracket is >= 0 up to rounding).
     float link_extra_cost =
@@ -101,14 +104,27 @@ void TokenLattice::PruneForwardLinks(int32_t f, float lattice_beam, float delta,
   bool changed = true;
   while (changed) {
     changed = false;
+    bool dead = false;
+    epsilon_reads_.clear();
     for (Token *tok = frames_[f].toks; tok != nullptr; tok = tok->next) {
       const float tok_extra_cost =
           PruneLinksOf(tok, lattice_beam, kInfinity, links_pruned);
       if (std::fabs(tok_extra_cost - tok->extra_cost) > delta) changed = true;
       tok->extra_cost = tok_extra_cost;  // infinite: no link survived
+      dead = dead || tok_extra_cost == kInfinity;
     }
+    frames_[f].may_have_dead_tokens = dead;
     if (changed) *extra_costs_changed = true;
+    if (changed && !PassReadStaleCosts()) break;
   }
+}
+
+bool TokenLattice::PassReadStaleCosts() const {
+  for (const EpsilonRead &read : epsilon_reads_)
+    if (std::memcmp(&read.extra_cost, &read.tok->extra_cost, sizeof(float)) !=
+        0)
+      return true;
+  return false;
 }
 
 void TokenLattice::PruneForwardLinksFinal(const FinalCostMap &final_costs,
@@ -121,6 +137,8 @@ void TokenLattice::PruneForwardLinksFinal(const FinalCostMap &final_costs,
   bool changed = true, links_pruned = false;
   while (changed) {
     changed = false;
+    bool dead = false;
+    epsilon_reads_.clear();
     for (Token *tok = frames_[f].toks; tok != nullptr; tok = tok->next) {
       // Being final directly competes with reaching a final token through
       // epsilon links.
@@ -135,13 +153,18 @@ void TokenLattice::PruneForwardLinksFinal(const FinalCostMap &final_costs,
       if (tok_extra_cost > lattice_beam) tok_extra_cost = kInfinity;
       if (!ApproxEqual(tok->extra_cost, tok_extra_cost, delta)) changed = true;
       tok->extra_cost = tok_extra_cost;
+      dead = dead || tok_extra_cost == kInfinity;
     }
+    frames_[f].may_have_dead_tokens = dead;
+    if (changed && !PassReadStaleCosts()) break;
   }
 }
 
 void TokenLattice::PruneTokensForFrame(int32_t f) {
   Token *&toks = frames_[f].toks;
   if (toks == nullptr) NNET3_WARN << "No tokens alive [doing pruning]";
+  if (!frames_[f].may_have_dead_tokens) return;
+  frames_[f].may_have_dead_tokens = false;
   Token *prev = nullptr;
   for (Token *tok = toks, *next; tok != nullptr; tok = next) {
     next = tok->next;

@@ -157,6 +157,14 @@ class TokenLattice {
     Token *toks = nullptr;
     bool must_prune_forward_links = true;
     bool must_prune_tokens = true;
+    // Whether a token may have an infinite extra cost (false: pruning the
+    // tokens would remove none).
+    bool may_have_dead_tokens = false;
+  };
+  // An epsilon link's target and the extra cost a pruning pass read from it.
+  struct EpsilonRead {
+    const Token *tok;
+    float extra_cost;
   };
   // Recomputes the extra costs of frame f from its links, removing links
   // beyond the beam; repeats until no extra cost moves by more than delta.
@@ -165,15 +173,23 @@ class TokenLattice {
   void PruneForwardLinksFinal(const FinalCostMap &final_costs,
                               float final_best_cost, float lattice_beam);
   // Removes the links of `tok` beyond the beam; returns the best remaining
-  // link extra cost, starting from `tok_extra_cost`.
+  // link extra cost, starting from `tok_extra_cost`. Records the extra
+  // costs read through epsilon links in epsilon_reads_.
   float PruneLinksOf(Token *tok, float lattice_beam, float tok_extra_cost,
                      bool *links_pruned);
+  // After a pass that changed extra costs: whether another pass could
+  // change anything, i.e. whether an epsilon link's target changed its
+  // extra cost after the pass read it. Otherwise the next pass would read
+  // the same numbers, compute the same costs and stop, so it is skipped:
+  // the results are those of Kaldi's loop, without its idle last pass.
+  bool PassReadStaleCosts() const;
   // Frees the tokens of frame f whose extra cost is infinite.
   void PruneTokensForFrame(int32_t f);
 
   std::vector<TokenList> frames_;
   int32_t num_toks_ = 0;
   bool warned_ = false;
+  std::vector<EpsilonRead> epsilon_reads_;  // scratch of a pruning pass
   ObjectPool<Token> token_pool_;
   ObjectPool<ForwardLink> link_pool_;
 };
