@@ -543,8 +543,7 @@ inline void ConvertLatticeWeight(
     CompactLatticeWeightTpl<LatticeWeightTpl<F2>, I> *out) {
   LatticeWeightTpl<F2> w;
   ConvertLatticeWeight(in.Weight(), &w);
-  out->SetWeight(w);
-  out->SetString(in.String());
+  *out = CompactLatticeWeightTpl<LatticeWeightTpl<F2>, I>(w, in.String());
 }
 
 template <class F1, class F2>

@@ -10,76 +10,75 @@
 #include "base/log.h"
 
 namespace nnet3 {
-
 namespace {
 
-// The best cost from the start to each state (the lattice is sorted).
-template <class Fst>
-std::vector<double> ForwardCosts(const Fst &lat, double *best_final_cost) {
-  const int32_t num_states = lat.NumStates();
-  std::vector<double> cost(num_states, std::numeric_limits<double>::infinity());
-  cost[lat.Start()] = 0.0;
-  *best_final_cost = std::numeric_limits<double>::infinity();
-  for (int32_t s = 0; s < num_states; s++) {
-    for (fst::ArcIterator<Fst> aiter(lat, s); !aiter.Done(); aiter.Next()) {
-      const auto &arc = aiter.Value();
-      NNET3_ASSERT(arc.nextstate > s && arc.nextstate < num_states);
-      const double next_cost = cost[s] + ConvertToCost(arc.weight);
-      if (next_cost < cost[arc.nextstate]) cost[arc.nextstate] = next_cost;
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// Forward (Viterbi) costs of a topologically sorted lattice; returns the
+// best total cost through a final state.
+template <class Lat>
+double ForwardCosts(const Lat &lat, std::vector<double> *forward) {
+  using Arc = typename Lat::Arc;
+  const int num_states = lat.NumStates();
+  forward->assign(num_states, kInfinity);
+  (*forward)[lat.Start()] = 0.0;
+  double best = kInfinity;
+  for (int s = 0; s < num_states; ++s) {
+    const double cost = (*forward)[s];
+    for (fst::ArcIterator<Lat> aiter(lat, s); !aiter.Done(); aiter.Next()) {
+      const Arc &arc = aiter.Value();
+      if (arc.nextstate <= s || arc.nextstate >= num_states)
+        NNET3_ERR << "The lattice is marked topologically sorted but has an "
+                  << "arc from state " << s << " to " << arc.nextstate
+                  << " (corrupted file?)";
+      double &next = (*forward)[arc.nextstate];
+      next = std::min(next, cost + ConvertToCost(arc.weight));
     }
-    const double final_cost = cost[s] + ConvertToCost(lat.Final(s));
-    if (final_cost < *best_final_cost) *best_final_cost = final_cost;
+    best = std::min(best, cost + ConvertToCost(lat.Final(s)));
   }
-  return cost;
+  return best;
 }
 
-template <class Fst>
-bool PruneLatticeTpl(float beam, Fst *lat) {
-  using Weight = typename Fst::Weight;
+}  // namespace
+
+template <class Lat>
+bool PruneLattice(float beam, Lat *lat) {
+  using Arc = typename Lat::Arc;
+  using Weight = typename Arc::Weight;
   NNET3_ASSERT(beam > 0.0);
-  if (!lat->Properties(fst::kTopSorted, true) && !fst::TopSort(lat)) {
-    NNET3_WARN << "Cycles detected in lattice";
+  if (lat->Properties(fst::kTopSorted, true) == 0 && !fst::TopSort(lat)) {
+    NNET3_WARN << "Cannot prune a lattice with cycles";
     return false;
   }
-  const int32_t num_states = lat->NumStates();
-  if (num_states == 0 || lat->Start() < 0) return false;
-  double best_final_cost;
-  const std::vector<double> forward = ForwardCosts(*lat, &best_final_cost);
-  const double cutoff = best_final_cost + beam;
-  // Pruned arcs go to a new dead-end state, which Connect then removes with
-  // them.
-  const int32_t dead_end = lat->AddState();
-  std::vector<double> backward(num_states);
-  for (int32_t s = num_states - 1; s >= 0; s--) {
-    double cost = ConvertToCost(lat->Final(s));
-    if (cost != std::numeric_limits<double>::infinity() &&
-        forward[s] + cost > cutoff)
+  const int num_states = lat->NumStates();
+  if (num_states == 0) return false;
+  std::vector<double> forward;
+  const double cutoff = ForwardCosts(*lat, &forward) + beam;
+  // Pruned arcs are sent to a new non-final state; Connect removes them.
+  const int dead_end = lat->AddState();
+  std::vector<double> backward(num_states, kInfinity);
+  for (int s = num_states - 1; s >= 0; --s) {
+    double best_backward = ConvertToCost(lat->Final(s));
+    if (best_backward != kInfinity && forward[s] + best_backward > cutoff)
       lat->SetFinal(s, Weight::Zero());
-    for (fst::MutableArcIterator<Fst> aiter(lat, s); !aiter.Done();
+    for (fst::MutableArcIterator<Lat> aiter(lat, s); !aiter.Done();
          aiter.Next()) {
-      auto arc = aiter.Value();
+      Arc arc = aiter.Value();
       const double arc_backward =
           ConvertToCost(arc.weight) + backward[arc.nextstate];
-      if (arc_backward < cost) cost = arc_backward;
+      best_backward = std::min(best_backward, arc_backward);
       if (forward[s] + arc_backward > cutoff) {
         arc.nextstate = dead_end;
         aiter.SetValue(arc);
       }
     }
-    backward[s] = cost;
+    backward[s] = best_backward;
   }
   fst::Connect(lat);
   return lat->NumStates() > 0;
 }
 
-}  // namespace
-
-bool PruneLattice(float beam, Lattice *lat) {
-  return PruneLatticeTpl(beam, lat);
-}
-
-bool PruneLattice(float beam, CompactLattice *lat) {
-  return PruneLatticeTpl(beam, lat);
-}
+template bool PruneLattice(float beam, Lattice *lat);
+template bool PruneLattice(float beam, CompactLattice *lat);
 
 }  // namespace nnet3

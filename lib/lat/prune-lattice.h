@@ -1,14 +1,13 @@
-// PruneLattice: Kaldi's beam pruning of an acyclic lattice (Lattice or
-// CompactLattice). Every arc and final weight whose best path (forward cost
-// to its start plus it plus the best cost from its end) costs more than the
-// best path plus `beam` is removed, then the lattice is trimmed (OpenFst's
-// Connect, which keeps the order of the remaining states).
+// PruneLattice: removes the arcs and final weights of a Lattice or
+// CompactLattice that lie on no path within `beam` of the best path's total
+// cost (graph + acoustic), then the states left unreachable (Kaldi's
+// PruneLattice, as lattice-prune and the decoders' final pruning use it).
 //
-//   PruneLattice(8.0, &lat);   // false if it has cycles or ends up empty
+//   if (!PruneLattice(8.0, &clat)) ...  // nothing left (or cycles)
 //
-// The lattice is topologically sorted first if it is not (a warning and
-// false if it cannot be). The costs are doubles; beam is a float, as in
-// Kaldi, so the cut-off is the same to the last bit.
+// The lattice is topologically sorted first if it is not. An arc survives
+// when forward cost + arc cost + backward cost <= best + beam, a final
+// weight when forward cost + final cost <= best + beam (costs in double).
 #ifndef NNET3_LAT_PRUNE_LATTICE_H_
 #define NNET3_LAT_PRUNE_LATTICE_H_
 
@@ -16,8 +15,13 @@
 
 namespace nnet3 {
 
-bool PruneLattice(float beam, Lattice *lat);
-bool PruneLattice(float beam, CompactLattice *lat);
+// Returns false (with a warning for cycles) when the lattice has cycles or
+// ends up empty. beam must be positive.
+template <class Lat>
+bool PruneLattice(float beam, Lat *lat);
+
+extern template bool PruneLattice(float beam, Lattice *lat);
+extern template bool PruneLattice(float beam, CompactLattice *lat);
 
 }  // namespace nnet3
 

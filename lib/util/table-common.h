@@ -9,6 +9,7 @@
 #include <istream>
 #include <ostream>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,19 @@ std::string EntryContext(const std::string &filename, const std::string &key);
 // by whitespace (a truncated or corrupted archive).
 bool ReadArchiveKey(std::istream &is, const std::string &archive,
                     std::string *key);
+
+// Whether a holder's binary objects follow "\0B" in tables (the default).
+// A holder whose objects announce their own form -- Kaldi's FST and
+// lattice holders: OpenFst's magic number when binary, a newline when text
+// -- declares `static constexpr bool kBinaryHeader = false;`: the tables
+// then write no "\0B" (and, for "scp:" outputs, leave the precision alone),
+// and call its Read(is, binary) with binary false for it to decide.
+template <class Holder, class = void>
+struct HolderHasBinaryHeader : std::true_type {};
+template <class Holder>
+struct HolderHasBinaryHeader<Holder,
+                             std::void_t<decltype(Holder::kBinaryHeader)>>
+    : std::integral_constant<bool, Holder::kBinaryHeader> {};
 
 // Reads the optional "\0B" that starts an entry's object and returns
 // whether the object is binary. Throws UserError (without file context)

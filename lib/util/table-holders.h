@@ -9,9 +9,13 @@
 //   void Clear();                                       // frees memory
 //   void Swap(Holder *other);
 //   void ExtractRange(const std::string &range);        // scp "[range]"
+//   static constexpr bool kBinaryHeader = false;        // optional
 // Write and Read handle the object only: the table code writes and reads
 // the "\0B" header that precedes a binary entry (reference 5.4), so one
-// holder serves archives, scp entries and single files alike.
+// holder serves archives, scp entries and single files alike -- except
+// for holders that declare kBinaryHeader false (the FST and lattice
+// holders of lib/fstext and lib/lat, as in Kaldi): their entries have no
+// header and their Read tells binary from text itself.
 //
 // The holders here:
 //   KaldiObjectHolder<T>   any T with Read(is, binary) / Write(os, binary)

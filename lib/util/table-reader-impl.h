@@ -22,13 +22,14 @@
 namespace nnet3 {
 namespace table_internal {
 
-// Reads one object (header, then the holder's Read, then an optional range)
+// Reads one object (header unless the holder has none, then the holder's
+// Read, then an optional range)
 // and prefixes any UserError with `context`.
 template <class Holder>
 void ReadObject(std::istream &is, const std::string &context,
                 const std::string &range, Holder *holder) {
   try {
-    bool binary = ReadObjectHeader(is);
+    bool binary = HolderHasBinaryHeader<Holder>::value && ReadObjectHeader(is);
     holder->Read(is, binary);
     if (!range.empty()) holder->ExtractRange(range);
   } catch (const UserError &e) {

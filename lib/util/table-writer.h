@@ -8,8 +8,9 @@
 //
 // Formats (reference 5.4): each archive entry is the key (it must pass
 // IsToken; anything else is a UserError naming the key), one space, then
-// for binary tables "\0B" and the object, for text tables ("t") the object
-// with precision 7. "ark,scp:A,S" also writes the scp line
+// for binary tables "\0B" (unless the holder has no header, see
+// table-common.h) and the object, for text tables ("t") the object with
+// precision 7. "ark,scp:A,S" also writes the scp line
 // "key A:OFFSET" with OFFSET the byte position right after "key " (the
 // start of "\0B" or of the text object); A must be a plain file.
 // "scp:S" writes each object to the wxfilename the scp file S lists for its
@@ -132,8 +133,10 @@ void TableWriter<Holder>::WriteToArchive(const std::string &key,
                                          const T &value) {
   std::ostream &os = archive_.Stream();
   bool both = type_ == WspecifierType::kBothWspecifier;
-  int64_t offset = table_internal::WriteEntryPrefix(os, key, opts_.binary, both,
-                                                    wspecifier_);
+  const bool header =
+      opts_.binary && table_internal::HolderHasBinaryHeader<Holder>::value;
+  int64_t offset =
+      table_internal::WriteEntryPrefix(os, key, header, both, wspecifier_);
   try {
     Holder::Write(os, opts_.binary, value);
   } catch (const UserError &e) {
@@ -172,7 +175,9 @@ void TableWriter<Holder>::WriteToScript(const std::string &key,
               << "' of wspecifier '" << wspecifier_ << "'";
   }
   try {
-    Output out(it->second, opts_.binary, true, /*atomic=*/true);
+    Output out(it->second, opts_.binary,
+               table_internal::HolderHasBinaryHeader<Holder>::value,
+               /*atomic=*/true);
     Holder::Write(out.Stream(), opts_.binary, value);
     out.Close();
   } catch (const UserError &e) {
