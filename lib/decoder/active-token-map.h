@@ -3,8 +3,8 @@
 // results depend on.
 //
 //   ActiveTokenMap map;  map.SetSize(1000);
-//   int32_t e = map.Insert(state);          // finds, or adds with tok null
-//   if (map.TokenAt(e) == nullptr) map.SetToken(e, NewToken(...));
+//   int32_t e = map.Insert(state);          // finds, or adds with kNoId
+//   if (map.TokenAt(e) == kNoId) map.SetToken(e, NewToken(...));
 //   for (int32_t e : map.Order()) ... map.StateAt(e) ... map.TokenAt(e)
 //   map.Clear(&previous);    // previous = the entries in iteration order
 //
@@ -35,7 +35,7 @@ class ActiveTokenMap {
   struct Entry {
     int32_t state;
     int32_t next;  // the next entry of the same bucket, or -1
-    Token *tok;
+    TokenId tok;
   };
 
   // Sets the number of buckets; only while empty. Never shrinks.
@@ -44,7 +44,7 @@ class ActiveTokenMap {
   bool Empty() const { return entries_.empty(); }
   size_t NumEntries() const { return entries_.size(); }
 
-  // The entry of `state`, added with a null token if there is none.
+  // The entry of `state`, added with token kNoId if there is none.
   int32_t Insert(int32_t state) {
     const size_t b = static_cast<size_t>(state) % hash_size_;
     Bucket &bucket = buckets_[b];
@@ -62,8 +62,8 @@ class ActiveTokenMap {
     return e;
   }
   int32_t StateAt(int32_t e) const { return entries_[e].state; }
-  Token *TokenAt(int32_t e) const { return entries_[e].tok; }
-  void SetToken(int32_t e, Token *tok) { entries_[e].tok = tok; }
+  TokenId TokenAt(int32_t e) const { return entries_[e].tok; }
+  void SetToken(int32_t e, TokenId tok) { entries_[e].tok = tok; }
 
   // Calls f(entry index) for every entry, in Kaldi's order.
   template <typename F>
@@ -80,7 +80,7 @@ class ActiveTokenMap {
     int32_t head = -1, tail = -1;
   };
   int32_t NewEntry(int32_t state) {
-    entries_.push_back(Entry{state, -1, nullptr});
+    entries_.push_back(Entry{state, -1, kNoId});
     return static_cast<int32_t>(entries_.size()) - 1;
   }
 

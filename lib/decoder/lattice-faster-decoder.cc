@@ -69,9 +69,7 @@ LatticeFasterDecoder::LatticeFasterDecoder(
     : fst_(fst),
       const_fst_(dynamic_cast<const fst::ConstFst<fst::StdArc> *>(&fst)),
       vector_fst_(dynamic_cast<const fst::VectorFst<fst::StdArc> *>(&fst)),
-      config_(config),
-      lattice_(config.memory_pool_tokens_block_size,
-               config.memory_pool_links_block_size) {
+      config_(config) {
   config_.Check();
   toks_.SetSize(1000);
 }
@@ -104,7 +102,7 @@ bool LatticeFasterDecoder::Decode(DecodableInterface *decodable) {
   AdvanceDecoding(decodable);
   FinalizeDecoding();
   return NumFramesDecoded() >= 0 &&
-         lattice_.Tokens(lattice_.NumFrames() - 1) != nullptr;
+         lattice_.Tokens(lattice_.NumFrames() - 1) != kNoId;
 }
 
 void LatticeFasterDecoder::AdvanceDecoding(DecodableInterface *decodable,
@@ -178,15 +176,15 @@ float LatticeFasterDecoder::FinalRelativeCost() const {
 int32_t LatticeFasterDecoder::FindOrAddToken(StateId state, int32_t f,
                                              float tot_cost, bool *changed) {
   const int32_t e = toks_.Insert(state);
-  Token *tok = toks_.TokenAt(e);
-  if (tok == nullptr) {
+  const TokenId id = toks_.TokenAt(e);
+  if (id == kNoId) {
     // Tokens of the newest frame have extra cost 0: any may end up on the
     // best path.
     toks_.SetToken(e, lattice_.NewToken(f, tot_cost));
     *changed = true;
-  } else if (tok->tot_cost > tot_cost) {
+  } else if (lattice_.Tok(id).tot_cost > tot_cost) {
     // The links into the old cost stay; pruning removes what is left over.
-    tok->tot_cost = tot_cost;
+    lattice_.Tok(id).tot_cost = tot_cost;
     *changed = true;
   } else {
     *changed = false;
@@ -201,7 +199,7 @@ float LatticeFasterDecoder::GetCutoff(float *adaptive_beam, int32_t *best) {
   if (config_.max_active == std::numeric_limits<int32_t>::max() &&
       config_.min_active == 0) {
     for (int32_t i = 0; i < count; i++) {
-      const float w = prev_[i].tok->tot_cost;
+      const float w = lattice_.Tok(prev_[i].tok).tot_cost;
       if (w < best_cost) {
         best_cost = w;
         *best = i;
@@ -212,7 +210,7 @@ float LatticeFasterDecoder::GetCutoff(float *adaptive_beam, int32_t *best) {
   }
   tmp_array_.resize(count);
   for (int32_t i = 0; i < count; i++) {
-    const float w = prev_[i].tok->tot_cost;
+    const float w = lattice_.Tok(prev_[i].tok).tot_cost;
     tmp_array_[i] = w;
     if (w < best_cost) {
       best_cost = w;
@@ -271,15 +269,15 @@ float LatticeFasterDecoder::ProcessEmitting(const FST &fst,
   // cost the offset that keeps the acoustic costs small.
   float next_cutoff = kInfinity, cost_offset = 0.0f;
   if (best >= 0) {
-    const Token *tok = prev_[best].tok;
-    cost_offset = -tok->tot_cost;
+    const float best_cost = lattice_.Tok(prev_[best].tok).tot_cost;
+    cost_offset = -best_cost;
     for (fst::ArcIterator<FST> aiter(fst, prev_[best].state); !aiter.Done();
          aiter.Next()) {
       const fst::StdArc &arc = aiter.Value();
       if (arc.ilabel == 0) continue;
       const float new_weight = arc.weight.Value() + cost_offset -
                                decodable->LogLikelihood(frame, arc.ilabel) +
-                               tok->tot_cost;
+                               best_cost;
       if (new_weight + adaptive_beam < next_cutoff)
         next_cutoff = new_weight + adaptive_beam;
     }
@@ -288,9 +286,8 @@ float LatticeFasterDecoder::ProcessEmitting(const FST &fst,
   cost_offsets_[frame] = cost_offset;
 
   for (const ActiveTokenMap::Entry &entry : prev_) {
-    Token *tok = entry.tok;
-    if (tok->tot_cost > cur_cutoff) continue;
-    const float cur_cost = tok->tot_cost;
+    const float cur_cost = lattice_.Tok(entry.tok).tot_cost;
+    if (cur_cost > cur_cutoff) continue;
     for (fst::ArcIterator<FST> aiter(fst, entry.state); !aiter.Done();
          aiter.Next()) {
       const fst::StdArc &arc = aiter.Value();
@@ -305,7 +302,7 @@ float LatticeFasterDecoder::ProcessEmitting(const FST &fst,
       bool changed;
       const int32_t e =
           FindOrAddToken(arc.nextstate, next_f, tot_cost, &changed);
-      lattice_.AddLink(tok, toks_.TokenAt(e), arc.ilabel, arc.olabel,
+      lattice_.AddLink(entry.tok, toks_.TokenAt(e), arc.ilabel, arc.olabel,
                        graph_cost, ac_cost);
     }
   }
@@ -324,8 +321,8 @@ void LatticeFasterDecoder::ProcessNonemitting(const FST &fst, float cutoff) {
   while (!queue_.empty()) {
     const int32_t e = queue_.back();
     queue_.pop_back();
-    Token *tok = toks_.TokenAt(e);
-    const float cur_cost = tok->tot_cost;
+    const TokenId tok = toks_.TokenAt(e);
+    const float cur_cost = lattice_.Tok(tok).tot_cost;
     if (cur_cost >= cutoff) continue;
     // A token seen again (its cost went down) gets its links anew.
     lattice_.DeleteLinks(tok);
@@ -354,9 +351,10 @@ void LatticeFasterDecoder::ComputeFinalCosts(FinalCostMap *final_costs,
   if (final_costs != nullptr) final_costs->clear();
   float best_cost = kInfinity, best_cost_with_final = kInfinity;
   toks_.ForEach([&](int32_t e) {
-    const Token *tok = toks_.TokenAt(e);
+    const TokenId tok = toks_.TokenAt(e);
     const float final_cost = fst_.Final(toks_.StateAt(e)).Value();
-    const float cost = tok->tot_cost, cost_with_final = cost + final_cost;
+    const float cost = lattice_.Tok(tok).tot_cost,
+                cost_with_final = cost + final_cost;
     best_cost = std::min(cost, best_cost);
     best_cost_with_final = std::min(cost_with_final, best_cost_with_final);
     if (final_costs != nullptr && final_cost != kInfinity)

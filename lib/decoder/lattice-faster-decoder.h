@@ -61,6 +61,8 @@ struct LatticeFasterDecoderConfig {
   float beam_delta = 0.5f;
   float hash_ratio = 2.0f;
   float prune_scale = 0.1f;
+  // Accepted for Kaldi's command lines (a "suggestion" there too); the
+  // token lattice's pools use blocks of 4096 (token-lattice.h).
   int32_t memory_pool_tokens_block_size = 1 << 8;
   int32_t memory_pool_links_block_size = 1 << 8;
 

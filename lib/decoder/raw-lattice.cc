@@ -1,7 +1,5 @@
 #include "decoder/raw-lattice.h"
 
-#include <unordered_map>
-
 #include "base/error.h"
 #include "base/log.h"
 
@@ -9,20 +7,20 @@ namespace nnet3 {
 
 namespace {
 
-// States for every token, frame by frame; false if a frame is empty.
-bool AddStates(const TokenLattice &lattice,
-               std::unordered_map<const Token *, int32_t> *state_of,
+// States for every token, frame by frame (state_of, indexed by token id);
+// false if a frame is empty.
+bool AddStates(const TokenLattice &lattice, std::vector<int32_t> *state_of,
                Lattice *ofst) {
-  std::vector<Token *> topsorted;
+  std::vector<TokenId> topsorted;
   for (int32_t f = 0; f < lattice.NumFrames(); f++) {
-    if (lattice.Tokens(f) == nullptr) {
+    if (lattice.Tokens(f) == kNoId) {
       NNET3_WARN << "GetRawLattice: no tokens active on frame " << f
                  << ": not producing lattice.";
       return false;
     }
     lattice.TopSortTokens(f, &topsorted);
-    for (const Token *tok : topsorted)
-      if (tok != nullptr) (*state_of)[tok] = ofst->AddState();
+    for (TokenId tok : topsorted)
+      if (tok != kNoId) (*state_of)[tok] = ofst->AddState();
   }
   return true;
 }
@@ -35,8 +33,7 @@ bool TokenLatticeToLattice(const TokenLattice &lattice,
   ofst->DeleteStates();
   const int32_t last = lattice.NumFrames() - 1;
   NNET3_ASSERT(last > 0);
-  std::unordered_map<const Token *, int32_t> state_of(lattice.NumTokens() / 2 +
-                                                      3);
+  std::vector<int32_t> state_of(lattice.TokenCapacity(), -1);
   if (!AddStates(lattice, &state_of, ofst)) {
     ofst->DeleteStates();
     return false;
@@ -44,16 +41,19 @@ bool TokenLatticeToLattice(const TokenLattice &lattice,
   ofst->SetStart(0);
   const bool use_final_costs = final_costs != nullptr && !final_costs->empty();
   for (int32_t f = 0; f <= last; f++) {
-    for (const Token *tok = lattice.Tokens(f); tok != nullptr;
-         tok = tok->next) {
-      const int32_t state = state_of.at(tok);
-      for (const ForwardLink *l = tok->links; l != nullptr; l = l->next) {
-        const float cost_offset = l->ilabel != 0 ? cost_offsets.at(f) : 0.0f;
+    for (TokenId tok = lattice.Tokens(f); tok != kNoId;
+         tok = lattice.Tok(tok).next) {
+      const int32_t state = state_of[tok];
+      for (LinkId l = lattice.Tok(tok).links; l != kNoId;
+           l = lattice.Link(l).next) {
+        const ForwardLink &link = lattice.Link(l);
+        const float cost_offset = link.ilabel != 0 ? cost_offsets.at(f) : 0.0f;
+        NNET3_ASSERT(state_of[link.next_tok] >= 0);
         ofst->AddArc(state,
-                     LatticeArc(l->ilabel, l->olabel,
-                                LatticeWeight(l->graph_cost,
-                                              l->acoustic_cost - cost_offset),
-                                state_of.at(l->next_tok)));
+                     LatticeArc(link.ilabel, link.olabel,
+                                LatticeWeight(link.graph_cost,
+                                              link.acoustic_cost - cost_offset),
+                                state_of[link.next_tok]));
       }
       if (f != last) continue;
       if (!use_final_costs) {

@@ -1,5 +1,6 @@
 #include "decoder/token-lattice.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -23,16 +24,15 @@ bool ApproxEqual(float a, float b, float relative_tolerance) {
 
 }  // namespace
 
-TokenLattice::TokenLattice(int32_t token_block_size, int32_t link_block_size)
-    : token_pool_(token_block_size), link_pool_(link_block_size) {}
+TokenLattice::TokenLattice() = default;
 
 TokenLattice::~TokenLattice() { Clear(); }
 
 void TokenLattice::Clear() {
   for (TokenList &list : frames_) {
-    for (Token *tok = list.toks; tok != nullptr;) {
+    for (TokenId tok = list.toks; tok != kNoId;) {
       DeleteLinks(tok);
-      Token *next = tok->next;
+      const TokenId next = token_pool_[tok].next;
       token_pool_.Free(tok);
       num_toks_--;
       tok = next;
@@ -45,37 +45,35 @@ void TokenLattice::Clear() {
 
 void TokenLattice::AddFrame() { frames_.emplace_back(); }
 
-void TokenLattice::DeleteLinks(Token *tok) {
-  for (ForwardLink *link = tok->links; link != nullptr;) {
-    ForwardLink *next = link->next;
+void TokenLattice::DeleteLinks(TokenId tok) {
+  for (LinkId link = token_pool_[tok].links; link != kNoId;) {
+    const LinkId next = link_pool_[link].next;
     link_pool_.Free(link);
     link = next;
   }
-  tok->links = nullptr;
+  token_pool_[tok].links = kNoId;
 }
 
 float TokenLattice::PruneLinksOf(Token *tok, float lattice_beam,
                                  float tok_extra_cost, bool *links_pruned) {
-  ForwardLink *prev = nullptr;
-  for (ForwardLink *link = tok->links; link != nullptr;) {
-    const Token *next_tok = link->next_tok;
-    if (link->ilabel == 0)
-      epsilon_reads_.push_back(EpsilonRead{next_tok, next_tok->extra_cost});
+  LinkId *prev_next = &tok->links;  // what points at the current link
+  for (LinkId id = tok->links; id != kNoId;) {
+    ForwardLink &link = link_pool_[id];
+    const Token &next_tok = token_pool_[link.next_tok];
+    if (link.ilabel == 0)
+      epsilon_reads_.push_back(EpsilonRead{link.next_tok, next_tok.extra_cost});
     // How much worse the best path through this link is than the best path
     // through its frame (the bracket is >= 0 up to rounding).
     float link_extra_cost =
-        next_tok->extra_cost +
-        ((tok->tot_cost + link->acoustic_cost + link->graph_cost) -
-         next_tok->tot_cost);
+        next_tok.extra_cost +
+        ((tok->tot_cost + link.acoustic_cost + link.graph_cost) -
+         next_tok.tot_cost);
     NNET3_ASSERT(link_extra_cost == link_extra_cost);
     if (link_extra_cost > lattice_beam) {
-      ForwardLink *next = link->next;
-      if (prev != nullptr)
-        prev->next = next;
-      else
-        tok->links = next;
-      link_pool_.Free(link);
-      link = next;
+      const LinkId next = link.next;
+      *prev_next = next;
+      link_pool_.Free(id);
+      id = next;
       *links_pruned = true;
       continue;
     }
@@ -85,8 +83,8 @@ float TokenLattice::PruneLinksOf(Token *tok, float lattice_beam,
       link_extra_cost = 0.0f;
     }
     if (link_extra_cost < tok_extra_cost) tok_extra_cost = link_extra_cost;
-    prev = link;
-    link = link->next;
+    prev_next = &link.next;
+    id = link.next;
   }
   return tok_extra_cost;
 }
@@ -96,7 +94,7 @@ void TokenLattice::PruneForwardLinks(int32_t f, float lattice_beam, float delta,
                                      bool *links_pruned) {
   *extra_costs_changed = false;
   *links_pruned = false;
-  if (frames_[f].toks == nullptr && FirstWarning())
+  if (frames_[f].toks == kNoId && FirstWarning())
     NNET3_WARN << "No tokens alive [doing pruning].. warning first time only "
                << "for each utterance";
   // The links of a frame are not in topological order (epsilon links go
@@ -106,12 +104,14 @@ void TokenLattice::PruneForwardLinks(int32_t f, float lattice_beam, float delta,
     changed = false;
     bool dead = false;
     epsilon_reads_.clear();
-    for (Token *tok = frames_[f].toks; tok != nullptr; tok = tok->next) {
+    for (TokenId id = frames_[f].toks; id != kNoId;) {
+      Token &tok = token_pool_[id];
       const float tok_extra_cost =
-          PruneLinksOf(tok, lattice_beam, kInfinity, links_pruned);
-      if (std::fabs(tok_extra_cost - tok->extra_cost) > delta) changed = true;
-      tok->extra_cost = tok_extra_cost;  // infinite: no link survived
+          PruneLinksOf(&tok, lattice_beam, kInfinity, links_pruned);
+      if (std::fabs(tok_extra_cost - tok.extra_cost) > delta) changed = true;
+      tok.extra_cost = tok_extra_cost;  // infinite: no link survived
       dead = dead || tok_extra_cost == kInfinity;
+      id = tok.next;
     }
     frames_[f].may_have_dead_tokens = dead;
     if (changed) *extra_costs_changed = true;
@@ -121,8 +121,8 @@ void TokenLattice::PruneForwardLinks(int32_t f, float lattice_beam, float delta,
 
 bool TokenLattice::PassReadStaleCosts() const {
   for (const EpsilonRead &read : epsilon_reads_)
-    if (std::memcmp(&read.extra_cost, &read.tok->extra_cost, sizeof(float)) !=
-        0)
+    if (std::memcmp(&read.extra_cost, &token_pool_[read.tok].extra_cost,
+                    sizeof(float)) != 0)
       return true;
   return false;
 }
@@ -131,29 +131,30 @@ void TokenLattice::PruneForwardLinksFinal(const FinalCostMap &final_costs,
                                           float final_best_cost,
                                           float lattice_beam) {
   const int32_t f = NumFrames() - 1;
-  if (frames_[f].toks == nullptr)
-    NNET3_WARN << "No tokens alive at end of file";
+  if (frames_[f].toks == kNoId) NNET3_WARN << "No tokens alive at end of file";
   const float delta = 1.0e-05f;
   bool changed = true, links_pruned = false;
   while (changed) {
     changed = false;
     bool dead = false;
     epsilon_reads_.clear();
-    for (Token *tok = frames_[f].toks; tok != nullptr; tok = tok->next) {
+    for (TokenId id = frames_[f].toks; id != kNoId;) {
+      Token &tok = token_pool_[id];
       // Being final directly competes with reaching a final token through
       // epsilon links.
       float final_cost = 0.0f;
       if (!final_costs.empty()) {
-        auto it = final_costs.find(tok);
+        auto it = final_costs.find(id);
         final_cost = it != final_costs.end() ? it->second : kInfinity;
       }
       float tok_extra_cost = PruneLinksOf(
-          tok, lattice_beam, tok->tot_cost + final_cost - final_best_cost,
+          &tok, lattice_beam, tok.tot_cost + final_cost - final_best_cost,
           &links_pruned);
       if (tok_extra_cost > lattice_beam) tok_extra_cost = kInfinity;
-      if (!ApproxEqual(tok->extra_cost, tok_extra_cost, delta)) changed = true;
-      tok->extra_cost = tok_extra_cost;
+      if (!ApproxEqual(tok.extra_cost, tok_extra_cost, delta)) changed = true;
+      tok.extra_cost = tok_extra_cost;
       dead = dead || tok_extra_cost == kInfinity;
+      id = tok.next;
     }
     frames_[f].may_have_dead_tokens = dead;
     if (changed && !PassReadStaleCosts()) break;
@@ -161,26 +162,23 @@ void TokenLattice::PruneForwardLinksFinal(const FinalCostMap &final_costs,
 }
 
 void TokenLattice::PruneTokensForFrame(int32_t f) {
-  Token *&toks = frames_[f].toks;
-  if (toks == nullptr) NNET3_WARN << "No tokens alive [doing pruning]";
+  if (frames_[f].toks == kNoId) NNET3_WARN << "No tokens alive [doing pruning]";
   if (!frames_[f].may_have_dead_tokens) return;
   frames_[f].may_have_dead_tokens = false;
-  Token *prev = nullptr;
-  for (Token *tok = toks, *next; tok != nullptr; tok = next) {
-    next = tok->next;
-    if (tok->extra_cost == kInfinity) {
-      if (prev != nullptr)
-        prev->next = next;
-      else
-        toks = next;
-      token_pool_.Free(tok);
+  TokenId *prev_next = &frames_[f].toks;
+  for (TokenId id = frames_[f].toks; id != kNoId;) {
+    Token &tok = token_pool_[id];
+    const TokenId next = tok.next;
+    if (tok.extra_cost == kInfinity) {
+      *prev_next = next;
+      token_pool_.Free(id);
       num_toks_--;
     } else {
-      prev = tok;
+      prev_next = &tok.next;
     }
+    id = next;
   }
 }
-
 void TokenLattice::PruneActiveTokens(float lattice_beam, float delta) {
   const int32_t last = NumFrames() - 1;
   const int32_t num_toks_begin = num_toks_;
@@ -223,7 +221,7 @@ void TokenLattice::PruneFinal(const FinalCostMap &final_costs,
 }
 
 void TokenLattice::TopSortTokens(int32_t f,
-                                 std::vector<Token *> *topsorted) const {
+                                 std::vector<TokenId> *topsorted) const {
   // Positions n-1 .. 0 in list order: the list is newest first, and a
   // token is usually created by the tokens before it, so this is nearly
   // topological already. Then every epsilon link to an earlier position
@@ -232,41 +230,37 @@ void TokenLattice::TopSortTokens(int32_t f,
   // decoding graph). Unlike Kaldi, which visits tokens in the order of a
   // hash of their addresses, the visits go in position order, so the
   // result does not depend on memory addresses.
-  std::unordered_map<const Token *, int32_t> pos;
-  std::vector<Token *> by_pos;
-  int32_t num_toks = 0;
-  for (Token *tok = frames_[f].toks; tok != nullptr; tok = tok->next)
-    num_toks++;
+  std::unordered_map<TokenId, int32_t> pos;
+  std::vector<TokenId> visit, revisit;
+  for (TokenId id = frames_[f].toks; id != kNoId; id = token_pool_[id].next)
+    visit.push_back(id);
+  const int32_t num_toks = static_cast<int32_t>(visit.size());
+  std::reverse(visit.begin(), visit.end());  // position order
   pos.reserve(num_toks);
-  by_pos.resize(num_toks);
-  int32_t p = num_toks;
-  for (Token *tok = frames_[f].toks; tok != nullptr; tok = tok->next) {
-    pos[tok] = --p;
-    by_pos[p] = tok;
-  }
+  for (int32_t p = 0; p < num_toks; p++) pos[visit[p]] = p;
   int32_t next_pos = num_toks;
-  std::vector<Token *> visit(by_pos), revisit;
   const size_t max_rounds = 1000000;
   for (size_t round = 0; !visit.empty(); round++) {
     if (round == max_rounds)
       NNET3_ERR << "Epsilon loops exist in your decoding graph (this is not "
                 << "allowed!)";
     revisit.clear();
-    for (Token *tok : visit) {
-      const int32_t tok_pos = pos[tok];
-      for (ForwardLink *link = tok->links; link != nullptr; link = link->next) {
-        if (link->ilabel != 0) continue;
-        auto it = pos.find(link->next_tok);
+    for (TokenId id : visit) {
+      const int32_t tok_pos = pos[id];
+      for (LinkId l = token_pool_[id].links; l != kNoId;
+           l = link_pool_[l].next) {
+        const ForwardLink &link = link_pool_[l];
+        if (link.ilabel != 0) continue;
+        auto it = pos.find(link.next_tok);
         if (it == pos.end() || it->second > tok_pos) continue;
         it->second = next_pos++;
-        revisit.push_back(link->next_tok);
+        revisit.push_back(link.next_tok);
       }
     }
     visit.swap(revisit);
   }
-  topsorted->assign(next_pos, nullptr);
-  for (const auto &entry : pos)
-    (*topsorted)[entry.second] = const_cast<Token *>(entry.first);
+  topsorted->assign(next_pos, kNoId);
+  for (const auto &entry : pos) (*topsorted)[entry.second] = entry.first;
 }
 
 }  // namespace nnet3

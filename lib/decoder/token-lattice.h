@@ -12,7 +12,7 @@
 //
 //   TokenLattice lattice;               // one per decoder; pools persist
 //   lattice.Clear();  lattice.AddFrame();
-//   Token *tok = lattice.NewToken(0, 0.0f);
+//   TokenId tok = lattice.NewToken(0, 0.0f);
 //   lattice.AddLink(tok, next, ilabel, olabel, graph_cost, acoustic_cost);
 //   lattice.PruneActiveTokens(lattice_beam, delta);     // every N frames
 //   lattice.PruneFinal(final_costs, best, lattice_beam); // at the end
@@ -35,69 +35,92 @@
 
 namespace nnet3 {
 
-struct Token;
+// Tokens and links are named by 32-bit ids into their pools (0: none),
+// which keeps them small (16 and 24 bytes; pointers would make them 24 and
+// 32): the pruning passes, which walk every link of every frame they
+// visit, read less memory.
+using TokenId = uint32_t;
+using LinkId = uint32_t;
+constexpr uint32_t kNoId = 0;
 
 struct ForwardLink {
-  Token *next_tok;
+  TokenId next_tok;
   int32_t ilabel;  // transition-id; 0 for an epsilon arc
   int32_t olabel;  // word
   float graph_cost;
   float acoustic_cost;  // -log-likelihood + the frame's cost offset
-  ForwardLink *next;    // the next link of the same token
+  LinkId next;          // the next link of the same token
 };
 
 struct Token {
   float tot_cost;
   float extra_cost;
-  ForwardLink *links;
-  Token *next;  // the next token of the same frame
+  LinkId links;
+  TokenId next;  // the next token of the same frame
 };
 
-// A free-list allocator of T (trivially destructible), in blocks.
+// A free-list allocator of T (trivially copyable) in blocks of 4096,
+// addressed by id; id 0 is never handed out. Blocks never move, so a
+// reference to an object stays valid while others are allocated.
 template <typename T>
-class ObjectPool {
+class IdPool {
  public:
-  explicit ObjectPool(int32_t block_size) : block_size_(block_size) {}
-  ObjectPool(const ObjectPool &) = delete;
-  ObjectPool &operator=(const ObjectPool &) = delete;
+  static constexpr int kBlockBits = 12;
+  static constexpr uint32_t kBlockMask = (1u << kBlockBits) - 1;
 
-  T *Allocate() {
-    if (free_ == nullptr) AddBlock();
-    Slot *slot = free_;
-    free_ = slot->next;
-    return &slot->object;
+  IdPool() = default;
+  IdPool(const IdPool &) = delete;
+  IdPool &operator=(const IdPool &) = delete;
+
+  T &operator[](uint32_t id) {
+    return blocks_[id >> kBlockBits][id & kBlockMask].object;
   }
-  void Free(T *object) {
-    Slot *slot = reinterpret_cast<Slot *>(object);
-    slot->next = free_;
-    free_ = slot;
+  const T &operator[](uint32_t id) const {
+    return blocks_[id >> kBlockBits][id & kBlockMask].object;
+  }
+  uint32_t Allocate() {
+    if (free_ == kNoId) AddBlock();
+    const uint32_t id = free_;
+    free_ = Slot(id).next_free;
+    return id;
+  }
+  void Free(uint32_t id) {
+    Slot(id).next_free = free_;
+    free_ = id;
+  }
+  // One more than the largest id handed out so far.
+  uint32_t Capacity() const {
+    return static_cast<uint32_t>(blocks_.size()) << kBlockBits;
   }
 
  private:
-  union Slot {
+  union SlotType {
     T object;
-    Slot *next;
+    uint32_t next_free;
   };
+  SlotType &Slot(uint32_t id) {
+    return blocks_[id >> kBlockBits][id & kBlockMask];
+  }
   void AddBlock() {
-    blocks_.push_back(std::make_unique<Slot[]>(block_size_));
-    Slot *block = blocks_.back().get();
-    for (int32_t i = block_size_ - 1; i >= 0; i--) {
-      block[i].next = free_;
-      free_ = &block[i];
+    const uint32_t first = Capacity();
+    blocks_.push_back(std::make_unique<SlotType[]>(size_t{1} << kBlockBits));
+    // Handed out in increasing order; id 0 stays unused.
+    for (uint32_t id = Capacity() - 1; id >= first && id > 0; id--) {
+      Slot(id).next_free = free_;
+      free_ = id;
     }
   }
 
-  int32_t block_size_;
-  Slot *free_ = nullptr;
-  std::vector<std::unique_ptr<Slot[]>> blocks_;
+  uint32_t free_ = kNoId;
+  std::vector<std::unique_ptr<SlotType[]>> blocks_;
 };
 
 // Final costs of the last frame's tokens (only those on a final state).
-using FinalCostMap = std::unordered_map<const Token *, float>;
+using FinalCostMap = std::unordered_map<TokenId, float>;
 
 class TokenLattice {
  public:
-  TokenLattice(int32_t token_block_size, int32_t link_block_size);
+  TokenLattice();
   ~TokenLattice();
   TokenLattice(const TokenLattice &) = delete;
   TokenLattice &operator=(const TokenLattice &) = delete;
@@ -108,26 +131,33 @@ class TokenLattice {
   void AddFrame();
   // Number of token lists (frames decoded + 1).
   int32_t NumFrames() const { return static_cast<int32_t>(frames_.size()); }
-  Token *Tokens(int32_t f) const { return frames_[f].toks; }
+  // The first token of frame f (kNoId if it has none).
+  TokenId Tokens(int32_t f) const { return frames_[f].toks; }
   int32_t NumTokens() const { return num_toks_; }
+  Token &Tok(TokenId id) { return token_pool_[id]; }
+  const Token &Tok(TokenId id) const { return token_pool_[id]; }
+  const ForwardLink &Link(LinkId id) const { return link_pool_[id]; }
+  // One more than the largest token id in use.
+  uint32_t TokenCapacity() const { return token_pool_.Capacity(); }
 
   // A token with no links and extra_cost 0, at the front of frame f.
-  Token *NewToken(int32_t f, float tot_cost) {
-    Token *tok = token_pool_.Allocate();
-    *tok = Token{tot_cost, 0.0f, nullptr, frames_[f].toks};
-    frames_[f].toks = tok;
+  TokenId NewToken(int32_t f, float tot_cost) {
+    const TokenId id = token_pool_.Allocate();
+    token_pool_[id] = Token{tot_cost, 0.0f, kNoId, frames_[f].toks};
+    frames_[f].toks = id;
     num_toks_++;
-    return tok;
+    return id;
   }
-  // A link at the front of from->links.
-  void AddLink(Token *from, Token *to, int32_t ilabel, int32_t olabel,
+  // A link at the front of the links of `from`.
+  void AddLink(TokenId from, TokenId to, int32_t ilabel, int32_t olabel,
                float graph_cost, float acoustic_cost) {
-    ForwardLink *link = link_pool_.Allocate();
-    *link =
-        ForwardLink{to, ilabel, olabel, graph_cost, acoustic_cost, from->links};
-    from->links = link;
+    const LinkId id = link_pool_.Allocate();
+    Token &tok = token_pool_[from];
+    link_pool_[id] =
+        ForwardLink{to, ilabel, olabel, graph_cost, acoustic_cost, tok.links};
+    tok.links = id;
   }
-  void DeleteLinks(Token *tok);
+  void DeleteLinks(TokenId tok);
 
   // Kaldi's PruneActiveTokens: from the frame before the last back to 0,
   // prunes the links of frames whose successors' extra costs changed (by
@@ -141,8 +171,8 @@ class TokenLattice {
                   float lattice_beam);
 
   // The tokens of frame f in an order where every epsilon link goes
-  // forward; entries may be null (unused positions), as Kaldi's.
-  void TopSortTokens(int32_t f, std::vector<Token *> *topsorted) const;
+  // forward; entries may be kNoId (unused positions), as Kaldi's.
+  void TopSortTokens(int32_t f, std::vector<TokenId> *topsorted) const;
 
   // True the first time it is called after Clear(): "warn once per
   // utterance".
@@ -154,7 +184,7 @@ class TokenLattice {
 
  private:
   struct TokenList {
-    Token *toks = nullptr;
+    TokenId toks = kNoId;
     bool must_prune_forward_links = true;
     bool must_prune_tokens = true;
     // Whether a token may have an infinite extra cost (false: pruning the
@@ -163,7 +193,7 @@ class TokenLattice {
   };
   // An epsilon link's target and the extra cost a pruning pass read from it.
   struct EpsilonRead {
-    const Token *tok;
+    TokenId tok;
     float extra_cost;
   };
   // Recomputes the extra costs of frame f from its links, removing links
@@ -190,8 +220,8 @@ class TokenLattice {
   int32_t num_toks_ = 0;
   bool warned_ = false;
   std::vector<EpsilonRead> epsilon_reads_;  // scratch of a pruning pass
-  ObjectPool<Token> token_pool_;
-  ObjectPool<ForwardLink> link_pool_;
+  IdPool<Token> token_pool_;
+  IdPool<ForwardLink> link_pool_;
 };
 
 }  // namespace nnet3
