@@ -41,7 +41,7 @@
 
 namespace nnet3 {
 
-class DecodableAmNnetSimple : public DecodableInterface {
+class DecodableAmNnetSimple final : public DecodableInterface {
  public:
   // Runs `computer` on the utterance (see the file comment). `log_priors`
   // is empty or has one entry per pdf. UserError (naming `utterance`) for

@@ -8,6 +8,7 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/options.h"
+#include "decoder/decodable-am-nnet-simple.h"
 #include "decoder/raw-lattice.h"
 
 namespace nnet3 {
@@ -115,16 +116,26 @@ void LatticeFasterDecoder::AdvanceDecoding(DecodableInterface *decodable,
   if (max_num_frames >= 0)
     target = std::min(target, NumFramesDecoded() + max_num_frames);
   if (const_fst_ != nullptr)
-    AdvanceDecodingTpl(*const_fst_, decodable, target);
+    AdvanceDecodingOn(*const_fst_, decodable, target);
   else if (vector_fst_ != nullptr)
-    AdvanceDecodingTpl(*vector_fst_, decodable, target);
+    AdvanceDecodingOn(*vector_fst_, decodable, target);
   else
-    AdvanceDecodingTpl(fst_, decodable, target);
+    AdvanceDecodingOn(fst_, decodable, target);
 }
 
 template <typename FST>
+void LatticeFasterDecoder::AdvanceDecodingOn(const FST &fst,
+                                             DecodableInterface *decodable,
+                                             int32_t target_frames) {
+  if (auto *am = dynamic_cast<DecodableAmNnetSimple *>(decodable))
+    AdvanceDecodingTpl(fst, am, target_frames);
+  else
+    AdvanceDecodingTpl(fst, decodable, target_frames);
+}
+
+template <typename FST, typename Decodable>
 void LatticeFasterDecoder::AdvanceDecodingTpl(const FST &fst,
-                                              DecodableInterface *decodable,
+                                              Decodable *decodable,
                                               int32_t target_frames) {
   while (NumFramesDecoded() < target_frames) {
     if (NumFramesDecoded() % config_.prune_interval == 0)
@@ -249,9 +260,9 @@ float LatticeFasterDecoder::GetCutoff(float *adaptive_beam, int32_t *best) {
   return beam_cutoff;
 }
 
-template <typename FST>
+template <typename FST, typename Decodable>
 float LatticeFasterDecoder::ProcessEmitting(const FST &fst,
-                                            DecodableInterface *decodable) {
+                                            Decodable *decodable) {
   const int32_t frame = NumFramesDecoded();  // the decodable's, 0-based
   lattice_.AddFrame();
   const int32_t next_f = frame + 1;

@@ -119,13 +119,19 @@ class LatticeFasterDecoder {
  private:
   using StateId = fst::StdArc::StateId;
 
+  // The search, compiled for the graph's type and, for the decodable the
+  // programs use (DecodableAmNnetSimple, final), with its LogLikelihood
+  // inlined.
   template <typename FST>
-  void AdvanceDecodingTpl(const FST &fst, DecodableInterface *decodable,
+  void AdvanceDecodingOn(const FST &fst, DecodableInterface *decodable,
+                         int32_t target_frames);
+  template <typename FST, typename Decodable>
+  void AdvanceDecodingTpl(const FST &fst, Decodable *decodable,
                           int32_t target_frames);
   // Expands the previous frame's tokens along emitting arcs into a new
   // frame; returns the cutoff for ProcessNonemitting.
-  template <typename FST>
-  float ProcessEmitting(const FST &fst, DecodableInterface *decodable);
+  template <typename FST, typename Decodable>
+  float ProcessEmitting(const FST &fst, Decodable *decodable);
   // Follows epsilon arcs within the newest frame from tokens below cutoff.
   template <typename FST>
   void ProcessNonemitting(const FST &fst, float cutoff);
