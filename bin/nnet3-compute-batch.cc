@@ -28,7 +28,9 @@ const char *const kUsage =
     "<matrix-wspecifier>\n"
     " e.g.: nnet3-compute-batch final.raw scp:feats.scp "
     "ark:nnet_prediction.ark\n"
-    "Note: --use-gpu defaults to \"no\": this build has no CUDA backend yet.\n"
+    "Note: --use-gpu defaults to \"no\"; --use-gpu=yes computes the\n"
+    "minibatches on a GPU, in a build with the CUDA backend (Meson option\n"
+    "-Dcuda; see cuda-compiled) on a machine with a GPU.\n"
     "See also: nnet3-compute, nnet3-xvector-compute\n";
 
 }  // namespace

@@ -123,6 +123,13 @@ cudaError_t DiffLstmNonlinearity(cudaStream_t stream, ConstMatView in,
                                  MatView deriv_sum_out,
                                  MatView self_repair_sum_out, void *scratch);
 
+// ---- compress.cu: Backend::CompressMat / DecompressMat ----
+// inv_scale == 0 means range 0 (the sign form, uint8 only); scale is 1 then.
+cudaError_t CompressMat(cudaStream_t stream, ConstMatView src,
+                        CompressedType type, float inv_scale, void *packed);
+cudaError_t DecompressMat(cudaStream_t stream, const void *packed,
+                          CompressedType type, float scale, MatView dst);
+
 // ---- random.cu: counter-based fills (device/random-bits.h) ----
 cudaError_t RandUniform(cudaStream_t stream, uint64_t seed, MatView m);
 cudaError_t RandGaussian(cudaStream_t stream, uint64_t seed, MatView m);

@@ -176,8 +176,9 @@ bool ReadTextFloat(std::istream &is, double *value) {
       v = negative ? -INFINITY : INFINITY;
     else if (strcasecmp(p, "nan") == 0 || strcasecmp(p, "-nan") == 0)
       v = NAN;
-    else
-      return false;
+    else  // the word is consumed: name it here, not what follows it
+      NNET3_ERR << "Expected a number but found '" << word
+                << "' (truncated or corrupted data?)";
   }
   *value = v;
   return true;

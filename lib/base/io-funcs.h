@@ -91,8 +91,8 @@ int64_t CheckCountFits(std::istream &is, int64_t count, int64_t min_bytes_each,
                        const std::string &what);
 constexpr int64_t kUnknownSizeReserve = 4096;
 
-// Reads one whitespace-delimited word in text mode and converts it to a
-// float, accepting inf, -inf and nan (any case) as Kaldi's text readers do.
+// Reads a whitespace-delimited word as a float (inf, -inf, nan in any case
+// too, as Kaldi's); false at end of input, UserError naming a non-number.
 bool ReadTextFloat(std::istream &is, double *value);
 
 }  // namespace nnet3

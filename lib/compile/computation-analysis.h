@@ -251,7 +251,8 @@ struct Analyzer {
 
 // Peak bytes of matrices allocated at once while the commands run in order
 // (4 bytes per element; kAcceptInput allocates, kProvideOutput does not
-// free; compressed matrices count their compressed size): the peak of
+// free; compressed matrices count their compressed size, and both forms
+// while a compression or decompression runs): the peak of
 // ComputeMemoryTimeline (memory-timeline.h), which has the whole curve.
 int64_t GetMaxMemoryUse(const NnetComputation &computation);
 

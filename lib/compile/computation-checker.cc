@@ -56,6 +56,7 @@ void ComputationChecker::Check() {
   CheckComputationDebugInfo();
   a_.Init(nnet_, computation_);
   CheckComputationMatrixAccesses();
+  CheckComputationCompression();
   if (!IsLooped()) {
     CheckComputationUndefined();
     if (opts_.check_rewrite) CheckComputationRewrite();
@@ -391,9 +392,9 @@ void ComputationChecker::CheckCompress(int32_t k) const {
     Fail(k, Msg() << "compression type " << c.arg2 << " is not 1..4");
   if (c.arg3 != 0 && c.arg3 != 1)
     Fail(k, Msg() << "truncate flag " << c.arg3 << " is not 0 or 1");
-  // Signed types need a positive range; unsigned ones may use 0 (no range).
-  if (c.alpha < 0.0f || c.alpha > 1000.0f ||
-      (c.alpha == 0.0f && (c.arg2 == 1 || c.arg2 == 3)))
+  // Range 0 (keep only whether each value is positive) exists for uint8
+  // alone, as in Kaldi.
+  if (c.alpha < 0.0f || c.alpha > 1000.0f || (c.alpha == 0.0f && c.arg2 != 2))
     Fail(k, Msg() << "compression range " << c.alpha << " is invalid");
 }
 
@@ -510,6 +511,49 @@ void ComputationChecker::CheckComputationMatrixAccesses() const {
   }
 }
 
+void ComputationChecker::CheckComputationCompression() const {
+  const auto &commands = computation_.commands;
+  int32_t marker = -1;
+  for (size_t k = 0; k < commands.size() && marker < 0; k++)
+    if (commands[k].command_type == kNoOperationMarker)
+      marker = static_cast<int32_t>(k);
+  auto type_at = [&](const Access &a) {
+    return commands[a.command_index].command_type;
+  };
+  for (size_t m = 1; m < a_.matrix_accesses.size(); m++) {
+    const std::vector<Access> &accesses = a_.matrix_accesses[m].accesses;
+    for (size_t i = 0; i < accesses.size(); i++) {
+      const int32_t k = accesses[i].command_index;
+      if (type_at(accesses[i]) == kDecompressMatrix &&
+          (i == 0 || type_at(accesses[i - 1]) != kCompressMatrix))
+        Fail(k, Msg() << "m" << m << " is decompressed without being "
+                      << "compressed just before");
+      if (type_at(accesses[i]) != kCompressMatrix) continue;
+      if (i + 1 == accesses.size() ||
+          type_at(accesses[i + 1]) != kDecompressMatrix)
+        Fail(k, Msg() << "the next access to m" << m
+                      << " after its compression is not its decompression");
+      if (marker < 0 || k > marker || accesses[i + 1].command_index < marker)
+        Fail(k, Msg() << "m" << m << " is not compressed in the forward "
+                      << "commands and decompressed in the backward ones");
+      if (commands[k].alpha != 0.0f) continue;
+      // Only the sign survives: the one use left must be a ReLU's backprop.
+      bool relu_last = false;
+      if (i + 3 == accesses.size()) {
+        const NnetComputation::Command &last =
+            commands[accesses[i + 2].command_index];
+        relu_last =
+            (last.command_type == kBackprop ||
+             last.command_type == kBackpropNoModelUpdate) &&
+            nnet_.GetComponent(last.arg1)->Type() == "RectifiedLinearComponent";
+      }
+      if (!relu_last)
+        Fail(k, Msg() << "m" << m << " keeps only its sign (range 0), but "
+                      << "its last use is not a ReLU's backprop");
+    }
+  }
+}
+
 void ComputationChecker::CheckComputationUndefined() const {
   for (int32_t v = 0; v < a_.variables.NumVariables(); v++) {
     const std::vector<Access> &accesses = a_.variable_accesses[v];
@@ -519,7 +563,11 @@ void ComputationChecker::CheckComputationUndefined() const {
                        << " is never used");
       continue;
     }
-    if (accesses[0].access_type != kWriteAccess)
+    // A compression may pack a part that was never written (rows that
+    // ExtendMatrices added, say), as Kaldi allows; nothing reads it later.
+    if (accesses[0].access_type != kWriteAccess &&
+        computation_.commands[accesses[0].command_index].command_type !=
+            kCompressMatrix)
       Fail(accesses[0].command_index, Msg() << "reads variable "
                                             << a_.variables.DescribeVariable(v)
                                             << " before it is written");

@@ -34,9 +34,15 @@
 //    accessed only between allocation and deallocation, and not merely set
 //    to a constant (check_unused_variables); an input that is never used
 //    gives only a warning.
+//  - CheckComputationCompression: each kCompressMatrix is in the forward
+//    commands and the next access to its matrix is a kDecompressMatrix in
+//    the backward commands (nothing touches it in between); each
+//    decompression follows a compression; range 0 (the sign) is used only
+//    for a matrix whose last access is then a RectifiedLinearComponent's
+//    backprop.
 //  - CheckComputationUndefined: no variable is read before it is written
-//    (kAcceptInput writes); with check_unused_variables, every variable is
-//    used.
+//    (kAcceptInput writes; a compression may pack a never-written part);
+//    with check_unused_variables, every variable is used.
 //  - CheckComputationRewrite (check_rewrite): no variable is modified after
 //    it has been read (true of compiled, not of optimized, computations).
 // Looped computations (ending in kGotoLabel) carry values from one
@@ -91,6 +97,7 @@ class ComputationChecker {
   void CheckComputationDebugInfo() const;
   void CheckComputationMatrixAccesses() const;
   void CheckComputationUndefined() const;
+  void CheckComputationCompression() const;
   void CheckComputationRewrite() const;
 
   // Throws unless 0 < s < num-submatrices (and, if `whole`, s is a whole

@@ -26,11 +26,17 @@ class MemoryWalker {
           t_->backward_command < 0)
         t_->backward_command = command;
       Apply(command);
+      // The most held while the command runs: a compression or
+      // decompression still holds the old form of its matrix here.
       t_->bytes_after.push_back(current_);
       if (current_ > t_->peak_bytes) {
         t_->peak_bytes = current_;
         t_->peak_command = command;
         t_->held_at_peak = held_;
+      }
+      if (release_matrix_ > 0) {
+        Set(release_matrix_, held_[release_matrix_] - release_bytes_, command);
+        release_matrix_ = 0;
       }
     }
   }
@@ -53,8 +59,10 @@ class MemoryWalker {
     switch (c.command_type) {
       case kAllocMatrix:
       case kAcceptInput:
-      case kDecompressMatrix:
         Set(m, kBytesPerElement * elements, k);
+        break;
+      case kDecompressMatrix:  // the floats come before the packed block goes
+        HoldBoth(m, kBytesPerElement * elements, k);
         break;
       case kDeallocMatrix:
         Set(m, 0, k);
@@ -67,18 +75,28 @@ class MemoryWalker {
           Set(m2, a, k);
         }
         break;
-      case kCompressMatrix:
-        Set(m, (c.arg2 <= 2 ? 1 : 2) * elements, k);
+      case kCompressMatrix:  // the packed block comes before the floats go
+        HoldBoth(m, (c.arg2 <= 2 ? 1 : 2) * elements, k);
         break;
       default:
         break;
     }
   }
 
+  // Matrix m gets `bytes` in a new form while it still holds the old one,
+  // which Run releases once the command's bytes are counted.
+  void HoldBoth(int32_t m, int64_t bytes, int32_t command) {
+    release_matrix_ = m;
+    release_bytes_ = held_[m];
+    Set(m, held_[m] + bytes, command);
+  }
+
   const NnetComputation &c_;
   MemoryTimeline *t_;
   std::vector<int64_t> held_;
   int64_t current_ = 0;
+  int32_t release_matrix_ = 0;
+  int64_t release_bytes_ = 0;
 };
 
 }  // namespace

@@ -1,21 +1,29 @@
-// MemoryTimeline: the matrix memory a computation holds after each of its
-// commands, as the executor allocates it running the commands in order —
-// the curve whose maximum is GetMaxMemoryUse (computation-analysis.h), with
-// where that maximum is reached and which matrices hold it.
+// MemoryTimeline: the matrix memory a computation holds at each of its
+// commands, as the executor (NnetComputer) allocates it running the
+// commands in order — the curve whose maximum is GetMaxMemoryUse
+// (computation-analysis.h), with where that maximum is reached and which
+// matrices hold it.
 //
 //   MemoryTimeline timeline;
 //   ComputeMemoryTimeline(computation, &timeline);
-//   timeline.bytes_after[k];          // live bytes once command k has run
+//   timeline.bytes_after[k];          // live bytes at command k (below)
 //   timeline.peak_bytes;              // == GetMaxMemoryUse(computation)
 //   for (int32_t m = 1; m < timeline.held_at_peak.size(); m++) ...
 //
 // Counting (the one rule GetMaxMemoryUse uses): 4 bytes per element;
-// kAllocMatrix, kAcceptInput and kDecompressMatrix of a whole matrix make it
-// hold all its bytes, kDeallocMatrix none, kCompressMatrix 1 byte (types 1,
-// 2) or 2 bytes (types 3, 4) per element; kSwapMatrix swaps what two
-// matrices hold; kProvideOutput frees nothing. A matrix allocated twice is
-// counted once. The peak is the first command after which the live bytes
-// are largest (-1 and 0 bytes when nothing is ever allocated).
+// kAllocMatrix and kAcceptInput of a whole matrix make it hold all its
+// bytes, kDeallocMatrix none; kCompressMatrix leaves it 1 byte (types 1, 2)
+// or 2 bytes (types 3, 4) per element and kDecompressMatrix all its bytes
+// again; kSwapMatrix swaps what two matrices hold; kProvideOutput frees
+// nothing. A matrix allocated twice is counted once. bytes_after[k] is what
+// is held once command k has run, except at kCompressMatrix and
+// kDecompressMatrix: these allocate the matrix's new form before they free
+// the old one, so their entry (and held_at_peak, when the peak is there)
+// counts both forms, the most they hold while they run; the next command
+// starts without the old form. (Kaldi's GetMaxMemoryUse counts only the new
+// form, so it is lower when the peak is at one of them.) The peak is the
+// first command at which the live bytes are largest (-1 and 0 bytes when
+// nothing is ever allocated).
 #ifndef NNET3_COMPILE_MEMORY_TIMELINE_H_
 #define NNET3_COMPILE_MEMORY_TIMELINE_H_
 

@@ -114,6 +114,7 @@ void NnetComputer::Init() {
   matrices_.reserve(computation_.matrices.size());
   for (size_t m = 0; m < computation_.matrices.size(); ++m)
     matrices_.emplace_back(*device_);
+  compressed_.resize(computation_.matrices.size());
   indexes_.resize(computation_.indexes.size());
   ranges_.resize(computation_.indexes_ranges.size());
   row_pointers_.resize(computation_.indexes_multi.size());
@@ -185,10 +186,10 @@ void NnetComputer::ExecuteCommand() {
       ExecAddRowRanges(c);
       break;
     case kCompressMatrix:
+      ExecCompress(c);
+      break;
     case kDecompressMatrix:
-      // Compression only saves memory between the forward and backward
-      // passes; like Kaldi without a GPU, we keep the data as it is (which
-      // is also exact).
+      ExecDecompress(c);
       break;
     case kNoOperation:
     case kNoOperationPermanent:
@@ -316,6 +317,24 @@ void NnetComputer::ExecAddRowRanges(const Command &c) {
   const IndexVector &ranges = GetRanges(c.arg3);
   NNET3_ASSERT(ranges.Dim() == 2 * dst.NumRows());
   dst.AddRowRanges(c.alpha, GetSubMatrix(c.arg2), ranges);
+}
+
+void NnetComputer::ExecCompress(const Command &c) {
+  const int32_t m = MatrixIndexOf(c.arg1);
+  NNET3_ASSERT(compressed_[m].IsEmpty() && !matrices_[m].IsEmpty());
+  compressed_[m].CopyFromMat(matrices_[m], static_cast<CompressedType>(c.arg2),
+                             c.alpha);
+  matrices_[m].Resize(0, 0);
+}
+
+void NnetComputer::ExecDecompress(const Command &c) {
+  const int32_t m = MatrixIndexOf(c.arg1);
+  NNET3_ASSERT(!compressed_[m].IsEmpty() && matrices_[m].IsEmpty());
+  const NnetComputation::MatrixInfo &info = computation_.matrices[m];
+  matrices_[m].Resize(info.num_rows, info.num_cols, ResizeType::kUndefined,
+                      info.stride_type);
+  compressed_[m].CopyToMat(&matrices_[m]);
+  compressed_[m].Clear();
 }
 
 void NnetComputer::ExecGoto(const Command &c) {

@@ -19,6 +19,17 @@
 // with respect to that output; GetOutput with an input node's name returns
 // the derivative with respect to that input.
 //
+// Compression (kCompressMatrix / kDecompressMatrix, Kaldi's memory
+// compression): on every device, the float matrix is replaced by a
+// DeviceCompressedMatrix of the command's type and range and its memory
+// freed; decompression allocates it again and fills it with the quantized
+// values. The packed block is allocated before the floats are freed (and
+// the floats before the packed block is), as in Kaldi. The truncate
+// argument is ignored: values are always clamped to the type's limits,
+// which is what Kaldi's executor does too (NewCuCompressedMatrix drops it).
+// Unlike Kaldi, which compresses only on a GPU, the CPU compresses too, so
+// that the memory GetMaxMemoryUse counts is the memory that runs everywhere.
+//
 // Model updates and stats: kBackprop of an updatable component updates the
 // same-numbered component of `nnet_to_update` when the computation has
 // need_model_derivative; kBackprop of a non-updatable component passes the
@@ -54,6 +65,7 @@
 #include "compile/nnet-computation.h"
 #include "device/device.h"
 #include "matrix/device-array.h"
+#include "matrix/device-compressed-matrix.h"
 #include "matrix/matrix.h"
 #include "nnet/nnet.h"
 
@@ -128,6 +140,8 @@ class NnetComputer {
   void ExecRows(const Command &c);
   void ExecRowsMulti(const Command &c);
   void ExecAddRowRanges(const Command &c);
+  void ExecCompress(const Command &c);
+  void ExecDecompress(const Command &c);
   void ExecGoto(const Command &c);
 
   // ---- helpers ----
@@ -166,6 +180,9 @@ class NnetComputer {
   std::vector<int32_t> pending_commands_;
 
   std::vector<Matrix> matrices_;
+  // A matrix between its kCompressMatrix and kDecompressMatrix lives here
+  // (its entry in matrices_ is empty meanwhile).
+  std::vector<DeviceCompressedMatrix> compressed_;
   // Memo index -> (component, memo) from a propagate, until its backprop.
   std::vector<std::pair<const Component *, void *>> memos_;
   // Uploaded once per computer, on first use.

@@ -61,6 +61,15 @@ enum class Func {
   kFloor,      // floor(x)
 };
 
+// The element types of a compressed matrix (Kaldi's CuCompressedMatrix),
+// numbered as the type argument of kCompressMatrix.
+enum class CompressedType : int32_t {
+  kInt8 = 1,
+  kUint8 = 2,
+  kInt16 = 3,
+  kUint16 = 4
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -135,6 +144,8 @@ class Backend {
                             float *const *ptrs) = 0;
   // dst row r += alpha * sum of src rows [ranges[2r], ranges[2r+1]);
   // an empty range adds nothing. ranges has 2 * dst.rows int32 entries.
+  // Each column's sum is a float sum, row after row (Kaldi's rounding:
+  // statistics pooling's variances depend on it).
   virtual void AddRowRanges(float alpha, ConstMatView src,
                             const int32_t *ranges, MatView dst) = 0;
 
@@ -263,6 +274,21 @@ class Backend {
   virtual void AddMatAndScaleSrc(float alpha, MatView src, float src_scale,
                                  MatView dst) = 0;
 
+  // ---- compression of values kept for backprop (Kaldi's
+  //      CuCompressedMatrix, behind kCompressMatrix / kDecompressMatrix) ----
+  // `packed` is device memory holding m.rows * m.cols elements of `type`
+  // (CompressedTypeBytes each), row-major, without padding. With range > 0
+  // and (scale, inv_scale) = CompressionScales(type, range), each element is
+  //   CompressMat:   q = clamp(round-half-even(x * inv_scale)) to the type's
+  //                  limits (the product in float; NaN gives 0, ±inf a limit)
+  //   DecompressMat: x = float(q) * scale
+  // With range == 0 (kUint8 only; other types are an InternalError) only
+  // whether x > 0 is kept: q = (x > 0 ? 1 : 0), and x = q.
+  virtual void CompressMat(ConstMatView src, CompressedType type, float range,
+                           void *packed) = 0;
+  virtual void DecompressMat(const void *packed, CompressedType type,
+                             float range, MatView dst) = 0;
+
   // ---- row-diagonal products (attention weights and their derivatives) ----
   // v(r) = alpha * sum_c a(r, c) * b(r, c) + beta * v(r), i.e. the diagonal
   // of a bᵀ; v is 1 x a.rows, a and b have equal shapes; beta == 0 ignores
@@ -275,6 +301,16 @@ class Backend {
   virtual void AddDiagVecMat(float alpha, ConstMatView v, ConstMatView m,
                              float beta, MatView dst) = 0;
 };
+
+// Bytes per element of a compressed matrix: 1 (kInt8, kUint8) or 2.
+size_t CompressedTypeBytes(CompressedType type);
+// The quantization step of CompressMat / DecompressMat as Kaldi computes it:
+// scale = range / (the type's largest value), divided in float; inv_scale =
+// 1 / scale divided in double and rounded to float. (0, 0) for range 0.
+struct CompressionScales {
+  float scale = 0.0f, inv_scale = 0.0f;
+};
+CompressionScales GetCompressionScales(CompressedType type, float range);
 
 // The counter-based generator every backend uses for RandUniform /
 // RandGaussian: a 64-bit mix of (seed, element counter). Declared here so

@@ -131,6 +131,12 @@ class CpuBackend : public Backend {
   void AddMatAndScaleSrc(float alpha, MatView src, float src_scale,
                          MatView dst) override;
 
+  // (cpu-backend-compress.cc)
+  void CompressMat(ConstMatView src, CompressedType type, float range,
+                   void *packed) override;
+  void DecompressMat(const void *packed, CompressedType type, float range,
+                     MatView dst) override;
+
   void AddRowDotProducts(float alpha, ConstMatView a, ConstMatView b,
                          float beta, MatView v) override;
   void AddDiagVecMat(float alpha, ConstMatView v, ConstMatView m, float beta,

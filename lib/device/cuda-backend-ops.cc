@@ -1,8 +1,8 @@
 // CudaBackend: the primitives that are one kernel launch (or two, for the
 // deterministic reductions) after the same shape checks as the CPU backend:
 // rows, elementwise functions and their derivatives, softmax, vectors
-// against matrices, reductions, the LSTM cell, random fills and row
-// diagonals.
+// against matrices, reductions, the LSTM cell, random fills, compression
+// and row diagonals.
 #include <cstring>
 #include <limits>
 #include <mutex>
@@ -428,6 +428,36 @@ void CudaBackend::RandGaussian(uint64_t seed, MatView m) {
   Enter();
   NNET3_CUDA_CHECK(kernels::RandGaussian(stream_, seed, m),
                    "RandGaussian " << ShapeOf(m));
+}
+
+// ---- compression (Kaldi's CuCompressedMatrix) ----
+
+void CudaBackend::CompressMat(ConstMatView src, CompressedType type,
+                              float range, void *packed) {
+  CheckView(src);
+  const CompressionScales s = GetCompressionScales(type, range);
+  if (range == 0.0f && type != CompressedType::kUint8)
+    NNET3_INTERNAL_ERR << "compression with range 0 needs type uint8, not "
+                       << static_cast<int32_t>(type);
+  NNET3_ASSERT(packed != nullptr || src.rows == 0 || src.cols == 0);
+  Enter();
+  NNET3_CUDA_CHECK(
+      kernels::CompressMat(stream_, src, type, s.inv_scale, packed),
+      "CompressMat " << ShapeOf(src));
+}
+
+void CudaBackend::DecompressMat(const void *packed, CompressedType type,
+                                float range, MatView dst) {
+  CheckView(dst);
+  const CompressionScales s = GetCompressionScales(type, range);
+  if (range == 0.0f && type != CompressedType::kUint8)
+    NNET3_INTERNAL_ERR << "compression with range 0 needs type uint8, not "
+                       << static_cast<int32_t>(type);
+  NNET3_ASSERT(packed != nullptr || dst.rows == 0 || dst.cols == 0);
+  Enter();
+  NNET3_CUDA_CHECK(kernels::DecompressMat(stream_, packed, type,
+                                          range == 0.0f ? 1.0f : s.scale, dst),
+                   "DecompressMat " << ShapeOf(dst));
 }
 
 // ---- row diagonals ----

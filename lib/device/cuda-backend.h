@@ -159,6 +159,11 @@ class CudaBackend : public Backend {
   void RandUniform(uint64_t seed, MatView m) override;
   void RandGaussian(uint64_t seed, MatView m) override;
 
+  void CompressMat(ConstMatView src, CompressedType type, float range,
+                   void *packed) override;
+  void DecompressMat(const void *packed, CompressedType type, float range,
+                     MatView dst) override;
+
   void AddRowDotProducts(float alpha, ConstMatView a, ConstMatView b,
                          float beta, MatView v) override;
   void AddDiagVecMat(float alpha, ConstMatView v, ConstMatView m, float beta,

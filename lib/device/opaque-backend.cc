@@ -302,6 +302,16 @@ void OpaqueBackend::RandGaussian(uint64_t seed, MatView m) {
   cpu_.RandGaussian(seed, Real(m));
 }
 
+void OpaqueBackend::CompressMat(ConstMatView src, CompressedType type,
+                                float range, void *packed) {
+  cpu_.CompressMat(Real(src), type, range, Real(packed));
+}
+
+void OpaqueBackend::DecompressMat(const void *packed, CompressedType type,
+                                  float range, MatView dst) {
+  cpu_.DecompressMat(Real(packed), type, range, Real(dst));
+}
+
 void OpaqueBackend::AddRowDotProducts(float alpha, ConstMatView a,
                                       ConstMatView b, float beta, MatView v) {
   cpu_.AddRowDotProducts(alpha, Real(a), Real(b), beta, Real(v));

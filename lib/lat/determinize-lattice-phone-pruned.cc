@@ -11,6 +11,7 @@
 
 #include "base/error.h"
 #include "base/log.h"
+#include "fstext/lattice-convert.h"
 #include "lat/determinize-lattice-pruned.h"
 #include "lat/minimize-lattice.h"
 #include "lat/push-lattice.h"
@@ -44,14 +45,6 @@ int32_t PhoneStartedBy(const TransitionModel &trans_model, int32_t tid) {
   const int32_t phone = trans_model.TransitionIdToPhone(tid);
   NNET3_ASSERT(phone != 0);
   return phone;
-}
-
-// Kaldi converts the lattice as it is here (ConvertLattice, which makes one
-// arc of each chain of states); that conversion is not in lib/fstext yet.
-void ConvertWithoutDeterminizing(const fst::ExpandedFst<LatticeArc> &,
-                                 fst::MutableFst<CompactLatticeArc> *) {
-  NNET3_ERR << "Lattice determinization with --word-determinize=false is not "
-               "supported yet; use --word-determinize=true";
 }
 
 }  // namespace
@@ -122,7 +115,7 @@ bool DeterminizeLatticePhonePruned(
   if (!opts.phone_determinize && !opts.word_determinize) {
     NNET3_WARN << "Both --phone-determinize and --word-determinize are set "
                   "to false, copying lattice without determinization.";
-    ConvertWithoutDeterminizing(*ifst, ofst);
+    ConvertLattice(*ifst, ofst, false);
     return true;
   }
   DeterminizeLatticePrunedOptions det_opts;
@@ -135,7 +128,7 @@ bool DeterminizeLatticePhonePruned(
     complete = DeterminizeLatticePhonePrunedFirstPass(trans_model, beam, ifst,
                                                       det_opts);
     if (!opts.word_determinize) {
-      ConvertWithoutDeterminizing(*ifst, ofst);
+      ConvertLattice(*ifst, ofst, false);
       return complete;
     }
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "base/error.h"
 #include "base/log.h"
@@ -21,17 +22,19 @@ double RetryBeam(double beam, double effective_beam) {
   return std::max(beam * std::sqrt(effective_beam / beam), 0.5 * beam);
 }
 
-// Determinizes with retries; OutputFst is the MutableFst type written.
+// Determinizes with retries, writing a CompactLattice or a Lattice.
 template <class OutputArc>
 bool DeterminizeWithRetries(const fst::ExpandedFst<LatticeArc> &ifst,
                             double beam, fst::MutableFst<OutputArc> *ofst,
-                            const DeterminizeLatticePrunedOptions &opts,
-                            bool compact) {
+                            const DeterminizeLatticePrunedOptions &opts) {
+  constexpr bool compact = std::is_same<OutputArc, CompactLatticeArc>::value;
   if (ifst.NumStates() == 0) {
     ofst->DeleteStates();
     return true;
   }
-  NNET3_ASSERT(opts.retry_cutoff >= 0.0 && opts.retry_cutoff < 1.0);
+  if (!(opts.retry_cutoff >= 0.0 && opts.retry_cutoff < 1.0))
+    NNET3_ERR << "--retry-cutoff=" << opts.retry_cutoff
+              << " is out of range: use a value in [0, 1)";
   Lattice pruned;
   for (int iter = 0; iter < kMaxTries; iter++) {
     LatticeDeterminizerPruned det(iter == 0 ? ifst : pruned, beam, opts);
@@ -68,13 +71,13 @@ bool DeterminizeLatticePruned(const fst::ExpandedFst<LatticeArc> &ifst,
                               double beam,
                               fst::MutableFst<CompactLatticeArc> *ofst,
                               const DeterminizeLatticePrunedOptions &opts) {
-  return DeterminizeWithRetries(ifst, beam, ofst, opts, true);
+  return DeterminizeWithRetries(ifst, beam, ofst, opts);
 }
 
 bool DeterminizeLatticePruned(const fst::ExpandedFst<LatticeArc> &ifst,
                               double beam, fst::MutableFst<LatticeArc> *ofst,
                               const DeterminizeLatticePrunedOptions &opts) {
-  return DeterminizeWithRetries(ifst, beam, ofst, opts, false);
+  return DeterminizeWithRetries(ifst, beam, ofst, opts);
 }
 
 }  // namespace nnet3

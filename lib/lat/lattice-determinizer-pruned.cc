@@ -50,8 +50,11 @@ void LatticeDeterminizerPruned::CopyInput(
       for (fst::ArcIterator<fst::ExpandedFst<LatticeArc>> aiter(ifst, s);
            !aiter.Done(); aiter.Next()) {
         const LatticeArc &arc = aiter.Value();
-        NNET3_ASSERT(arc.nextstate > s &&
-                     "the lattice to determinize must be topologically sorted");
+        if (arc.nextstate <= s)
+          NNET3_ERR << "Cannot determinize a lattice that is not "
+                    << "topologically sorted (arc from state " << s
+                    << " to state " << arc.nextstate
+                    << "); a lattice with cycles cannot be determinized";
         if ((arc.ilabel != 0) != (pass == 1) ||
             arc.weight == LatticeWeight::Zero())
           continue;

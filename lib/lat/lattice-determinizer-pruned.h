@@ -51,7 +51,7 @@ namespace nnet3 {
 
 class LatticeDeterminizerPruned {
  public:
-  // ifst: words on the input side, topologically sorted (InternalError if
+  // ifst: words on the input side, topologically sorted (UserError if
   // not). Everything needed is copied, so ifst may be the output later.
   LatticeDeterminizerPruned(const fst::ExpandedFst<LatticeArc> &ifst,
                             double beam,

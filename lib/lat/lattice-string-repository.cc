@@ -11,7 +11,7 @@ LatticeStringRepository::LatticeStringRepository() { Clear(); }
 void LatticeStringRepository::Clear() {
   entries_.assign(1, Entry{kEmptyString, 0, 0});
   free_.clear();
-  table_.assign(64, kEmptyString);
+  table_.assign(64, Slot{0, 0, kEmptyString});
   mask_ = table_.size() - 1;
   num_live_ = 0;
 }
@@ -28,21 +28,21 @@ uint64_t LatticeStringRepository::Hash(StringId parent, int32_t label) const {
 size_t LatticeStringRepository::FindSlot(StringId parent, int32_t label) const {
   size_t i = Hash(parent, label) & mask_;
   while (true) {
-    const StringId id = table_[i];
-    if (id == kEmptyString) return i;
-    const Entry &e = entries_[id];
-    if (e.parent == parent && e.label == label) return i;
+    const Slot &slot = table_[i];
+    if (slot.id == kEmptyString ||
+        (slot.parent == parent && slot.label == label))
+      return i;
     i = (i + 1) & mask_;
   }
 }
 
 void LatticeStringRepository::InsertIntoTable(StringId id) {
   const Entry &e = entries_[id];
-  table_[FindSlot(e.parent, e.label)] = id;
+  table_[FindSlot(e.parent, e.label)] = Slot{e.parent, e.label, id};
 }
 
 void LatticeStringRepository::GrowTable() {
-  table_.assign(table_.size() * 2, kEmptyString);
+  table_.assign(table_.size() * 2, Slot{0, 0, kEmptyString});
   mask_ = table_.size() - 1;
   for (StringId id = 1; id < static_cast<StringId>(entries_.size()); id++)
     if (entries_[id].length != 0) InsertIntoTable(id);
@@ -50,7 +50,7 @@ void LatticeStringRepository::GrowTable() {
 
 StringId LatticeStringRepository::Successor(StringId parent, int32_t label) {
   size_t slot = FindSlot(parent, label);
-  if (table_[slot] != kEmptyString) return table_[slot];
+  if (table_[slot].id != kEmptyString) return table_[slot].id;
   if (2 * (num_live_ + 1) > table_.size()) {
     GrowTable();
     slot = FindSlot(parent, label);
@@ -66,7 +66,7 @@ StringId LatticeStringRepository::Successor(StringId parent, int32_t label) {
     id = static_cast<StringId>(entries_.size());
     entries_.push_back(entry);
   }
-  table_[slot] = id;
+  table_[slot] = Slot{parent, label, id};
   num_live_++;
   return id;
 }
@@ -158,7 +158,7 @@ void LatticeStringRepository::Rebuild(const std::vector<StringId> &needed) {
       free_.push_back(id);
     }
   }
-  std::fill(table_.begin(), table_.end(), kEmptyString);
+  std::fill(table_.begin(), table_.end(), Slot{0, 0, kEmptyString});
   for (StringId id = 1; id < static_cast<StringId>(entries_.size()); id++)
     if (keep[id]) InsertIntoTable(id);
 }

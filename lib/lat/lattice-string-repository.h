@@ -77,9 +77,16 @@ class LatticeStringRepository {
   // Fills scratch_ with the labels of s after its first n, in reverse.
   void SuffixReversed(StringId s, size_t n);
 
-  std::vector<Entry> entries_;   // [0] is the empty string
-  std::vector<StringId> free_;   // entries freed by Rebuild, to reuse
-  std::vector<StringId> table_;  // open addressing; 0 marks an empty slot
+  std::vector<Entry> entries_;  // [0] is the empty string
+  std::vector<StringId> free_;  // entries freed by Rebuild, to reuse
+  // Open addressing; a slot holds its entry's key, so that a probe reads
+  // no entry. id 0 marks an empty slot.
+  struct Slot {
+    StringId parent;
+    int32_t label;
+    StringId id;
+  };
+  std::vector<Slot> table_;
   size_t mask_ = 0;
   size_t num_live_ = 0;
   std::vector<int32_t> scratch_;

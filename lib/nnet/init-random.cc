@@ -32,4 +32,8 @@ uint64_t NextComponentInitSeed() {
   return g.state.NextSeed();
 }
 
+uint64_t BiasSeed(uint64_t weight_seed) {
+  return weight_seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+}
+
 }  // namespace nnet3

@@ -20,6 +20,9 @@ namespace nnet3 {
 void SetComponentInitSeed(uint32_t seed);
 // The next seed of the sequence.
 uint64_t NextComponentInitSeed();
+// The seed of a bias fill that follows a weight fill from `weight_seed`
+// (one seed drawn per weight-bias pair).
+uint64_t BiasSeed(uint64_t weight_seed);
 
 }  // namespace nnet3
 

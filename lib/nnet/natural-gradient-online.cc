@@ -346,10 +346,16 @@ void OnlineNaturalGradient::Reorthogonalize(const std::vector<double> &d,
       worst = std::max(worst, std::fabs(v - (a == b ? 1.0 : 0.0)));
     }
   if (worst < kOrthonormalTolerance) return;
-  if (!(worst < 1e10)) return;  // non-finite: the caller rejects the update
+  if (!w->IsFinite()) return;  // the caller rejects the update
+  // Rows far from unit length are no reason to give up: with fewer data
+  // rows than the rank, the directions the data do not span come out of
+  // the update as rounding noise over ~ε, rows of norm 1e5 and more (O
+  // even overflows in float); left alone, they make X̂ 1e7 times X.
   std::vector<double> lambda, v;
-  SymmetricEigen(rank, o, &lambda, &v);
-  if (lambda[rank - 1] > 1e-4 * lambda[0]) {
+  bool o_finite = true;
+  for (double x : o) o_finite = o_finite && std::isfinite(x);
+  if (o_finite) SymmetricEigen(rank, o, &lambda, &v);
+  if (o_finite && lambda[rank - 1] > 1e-4 * lambda[0]) {
     // Symmetric orthogonalization, R' = O^{-1/2} R (R' R'ᵀ = I, the nearest
     // orthonormal rows to R), i.e. W' = E^{1/2} O^{-1/2} E^{-1/2} W.
     std::vector<double> m(static_cast<size_t>(rank) * rank, 0.0);

@@ -61,9 +61,11 @@ void NnetOptimizeOptions::Register(OptionsRegistry *po) {
                "Set to false to disable trimming -1 entries from the ends "
                "of row operations");
   po->Register("memory-compression-level", &memory_compression_level,
-               "0 = no compression of values kept for backprop; 1 = "
-               "lossless compression (only takes effect on GPU); 2 and 3 "
-               "behave like 1");
+               "Training only: compression of values kept for backprop, "
+               "to save memory. 0 = none; 1 = only what leaves the "
+               "derivatives unchanged (ReLU outputs kept as 0/1); 2 (and "
+               "3) = also every other such value as 16 bits in [-10, 10], "
+               "which changes the derivatives slightly");
 }
 
 namespace {

@@ -145,7 +145,8 @@ void Optimize(const NnetOptimizeOptions &opts, const Nnet &nnet,
   run.Run("ConsolidateIoOperations",
           [&] { return ConsolidateIoOperations(nnet, c); });
   if (looped) run.Run("FixGotoLabel", [&] { return FixGotoLabel(c); });
-  if (on && opts.memory_compression_level > 0 && !looped)
+  // Not gated by `optimize` either: Kaldi compresses with --optimize=false.
+  if (opts.memory_compression_level > 0 && !looped)
     run.Run("OptimizeMemoryCompression", [&] {
       return OptimizeMemoryCompression(nnet, opts.memory_compression_level, c);
     });

@@ -15,7 +15,9 @@
 // With opts.optimize_looped_computation (set by CompileLooped, not a
 // command-line option), ExtendMatrices, RemoveUnnecessaryAllocation and
 // OptimizeMemoryCompression are skipped and MoveSizingCommands and the
-// looped pass run even with `optimize` off, as in Kaldi.
+// looped pass run even with `optimize` off, as in Kaldi; so does
+// OptimizeMemoryCompression (at --memory-compression-level >= 1, the
+// default) in a computation that is not looped.
 //
 //   NnetComputation computation;
 //   compiler.CreateComputation(CompilerOptions(), &computation);
@@ -23,8 +25,10 @@
 //
 // Needs: a computation as the Compiler makes it (it passes
 // ComputationChecker with check_rewrite). Guarantees: the result computes
-// the same outputs, input derivatives and model updates, passes the
-// checker, uses no more peak memory (GetMaxMemoryUse) and has its
+// the same outputs, input derivatives and model updates (within the
+// quantization at memory-compression level 2), passes the checker, uses no
+// more peak memory (GetMaxMemoryUse; a compression at the peak itself can
+// add its packed bytes, as in Kaldi) and has its
 // kAcceptInput / kProvideOutput commands at segment boundaries (so
 // NnetComputer may accept all inputs before the first Run()). With
 // opts.check_after_each_pass or at --verbose >= 3, the checker runs after

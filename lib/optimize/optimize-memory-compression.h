@@ -1,21 +1,24 @@
-// OptimizeMemoryCompression (--optimization.memory-compression-level >= 1;
-// Kaldi's MemoryCompressionOptimizer, level 1): a matrix that is not an
-// output, is used on both sides of the forward/backward marker, and whose
-// only backward use (and last use) is the read of its value by the backprop
-// of a RectifiedLinearComponent — which needs just the sign — gets a
-// kCompressMatrix (type 2 = uint8, range 0, truncate: keeps exactly whether
-// each value is positive) right after its last forward use and a
-// kDecompressMatrix right before that backprop.
+// OptimizeMemoryCompression (--optimization.memory-compression-level;
+// Kaldi's MemoryCompressionOptimizer): a matrix that is not an output and
+// is used on both sides of the forward/backward marker is compressed right
+// after its last forward use and decompressed right before its first
+// backward use:
+//  - level 1: when that backward use is its last use and is the read of its
+//    value by the backprop of a RectifiedLinearComponent, which needs only
+//    whether each value is positive: type 2 (uint8) with range 0 and
+//    truncate, which keeps exactly that (lossless for the ReLU);
+//  - level 2 and 3 (Kaldi has no level 3): the level-1 rule first, and
+//    every other such matrix as type 3 (int16) with range 10 and truncate:
+//    values in [-10, 10] to within 10/32767 (half that, rounded), larger
+//    ones clamped.
 //
-// Needs: a computation with a kNoOperationMarker between forward and
+// Needs: a computation with a single kNoOperationMarker between forward and
 // backward commands; Optimize() runs it last. Looped computations and
-// level 0 are left alone; levels 2 and 3 behave like 1.
-// Guarantees: the same results on CPU (where the executor treats both
-// commands as no-ops) and on GPU (where only the sign survives, which is
-// all the ReLU's backprop reads); nothing touches the matrix between the
-// two commands; GetMaxMemoryUse counts the matrix at 1 byte per element
-// there, so the peak never grows. Matrices that do not fit the rule
-// exactly get nothing.
+// level 0 are left alone, as is a computation with several markers.
+// Guarantees: nothing touches a matrix between its two commands; the
+// executor frees its floats meanwhile (nnet-computer.h), and
+// GetMaxMemoryUse counts 1 or 2 bytes per element there (and both forms
+// while each command runs). The choices, types and ranges are Kaldi's.
 #ifndef NNET3_OPTIMIZE_OPTIMIZE_MEMORY_COMPRESSION_H_
 #define NNET3_OPTIMIZE_OPTIMIZE_MEMORY_COMPRESSION_H_
 

@@ -51,6 +51,48 @@ expect_error() {
   fi
 }
 
+# expect_exit NAME STATUS REGEX CMD...: the command (run by bash -c) exits
+# with STATUS (so a crash or a kill fails) and a line of its stderr matches
+# REGEX (grep -E); for the programs that, as Kaldi's, fail with a warning or
+# the usage text and no ERROR line. Its stderr stays in $TMP/err.
+expect_exit() {
+  local name=$1 want=$2 pattern=$3; shift 3
+  bash -c "$*" > "$TMP/out" 2> "$TMP/err"
+  local status=$?
+  if [ "$status" -ne "$want" ]; then
+    fail "$name: expected exit $want, got $status: $*"; sed 's/^/  stderr: /' "$TMP/err" | tail -5
+  elif ! grep -Eq -- "$pattern" "$TMP/err"; then
+    fail "$name: no stderr line matches /$pattern/"; sed 's/^/  stderr: /' "$TMP/err" | tail -5
+  fi
+}
+
+# step_learns NAME MODEL MINIBATCH LR MARGIN PATTERN...: one nnet3-train
+# step of MODEL on MINIBATCH (an archive of one merged eg) in which only the
+# components matching the PATTERNs learn (learning rate LR, all others 0)
+# lowers that minibatch's objective (nnet3-compute-prob in training mode,
+# the computation the step saw) by at least MARGIN. With the layers above
+# the PATTERNs fixed (the output layer included, so its bias cannot help),
+# only correct derivatives through them make the step a descent.
+step_learns() {
+  local name=$1 model=$2 mb=$3 lr=$4 margin=$5 edits='set-learning-rate name=* learning-rate=0' p
+  shift 5
+  for p in "$@"; do edits="$edits;set-learning-rate name=$p learning-rate=$lr"; done
+  if ! nnet3-copy --edits="$edits" "$model" "$TMP/step0.raw" 2> "$TMP/err" ||
+     ! nnet3-train --srand=1 "$TMP/step0.raw" "$mb" "$TMP/step1.raw" 2> "$TMP/err"; then
+    fail "$name: the training step failed"; tail -3 "$TMP/err" | sed 's/^/  stderr: /'
+    return
+  fi
+  local before after
+  before=$(nnet3-compute-prob --batchnorm-test-mode=false "$model" "$mb" 2>&1 |
+    sed -n "s/.*Overall log-likelihood for 'output' is \([-0-9.e]*\) per frame.*/\1/p")
+  after=$(nnet3-compute-prob --batchnorm-test-mode=false "$TMP/step1.raw" "$mb" 2>&1 |
+    sed -n "s/.*Overall log-likelihood for 'output' is \([-0-9.e]*\) per frame.*/\1/p")
+  echo "$name: one step with only [$*] learning: $before -> $after"
+  [ -n "$before" ] && [ -n "$after" ] &&
+    awk -v a="$after" -v b="$before" -v m="$margin" 'BEGIN { exit !(a > b + m) }' ||
+    fail "$name: one step with only [$*] learning took the objective from '$before' to '$after', not $margin higher"
+}
+
 # same_file NAME A B: byte-identical.
 same_file() {
   cmp -s "$2" "$3" || fail "$1: $2 and $3 differ"

@@ -104,15 +104,17 @@ t=$(sed -n 's/.*objective function using the last model is \([-0-9.e]*\).*/\1/p'
 t_ref=$(nnet3-compute-prob --collapse-model=false 6.raw "$EGS" 2>&1 | sed -n "s/.*Overall log-likelihood for 'output' is \([-0-9.e]*\) per frame.*/\1/p")
 [ "$t" = "$t_ref" ] || fail "--batchnorm-test-mode=true: $t, nnet3-compute-prob gives $t_ref"
 
-# Bad input.
-expect_error no-egs "No examples were read" "nnet3-combine 6.raw 5.raw ark:/dev/null x.raw"
-[ -e x2.raw ] && fail "a model was written without egs"
+# Bad input: one ERROR line, and no model written (none.raw never exists).
+expect_error no-egs "No examples were read" "nnet3-combine 6.raw 5.raw ark:/dev/null none.raw"
+[ -e none.raw ] && fail "no-egs: a model was written without egs"
 sed 's/output-dim=24/output-dim=16/; s/dim=24/dim=16/g; s/input-dim=24/input-dim=16/' bn.config > small.config
 expect_ok small "nnet3-init small.config small.raw"
-expect_error mismatch "small.raw.*same structure" "nnet3-combine 6.raw small.raw '$EGS' x.raw"
+expect_error mismatch "small.raw.*same structure" "nnet3-combine 6.raw small.raw '$EGS' none.raw"
+[ -e none.raw ] && fail "mismatch: a model was written"
 expect_error bad-evals "--max-objective-evaluations=0 must be > 0" \
-  "nnet3-combine --max-objective-evaluations=0 6.raw '$EGS' x.raw"
-expect_error missing-model "no-such.raw" "nnet3-combine 6.raw no-such.raw '$EGS' x.raw"
+  "nnet3-combine --max-objective-evaluations=0 6.raw '$EGS' none.raw"
+expect_error missing-model "no-such.raw" "nnet3-combine 6.raw no-such.raw '$EGS' none.raw"
+[ -e none.raw ] && fail "missing-model: a model was written"
 nnet3-combine 6.raw x.raw 2> usage.txt; status=$?
 [ $status -eq 1 ] && grep -q "^Usage:  nnet3-combine" usage.txt || fail "two arguments: expected the usage and status 1"
 

@@ -16,12 +16,37 @@ expect_ok init "nnet3-init '$CONFIGS/tdnn.config' tdnn.raw"
 sed 's/ param-stddev=0.0 bias-stddev=0.0//' "$CONFIGS/tdnn.config" > rand.config
 expect_ok init-rand "nnet3-init rand.config rand.raw"
 
-# The done-criterion, then the archive forms against it.
-expect_ok compute "nnet3-init '$CONFIGS/tdnn.config' - | nnet3-compute - ark:feats.ark ark,t:- > out.txt"
+# The done-criterion, then the archive forms against it. (With the config's
+# zero output layer every row would be log(1/100): the random one makes the
+# rows differ.)
+expect_ok compute "nnet3-init rand.config - | nnet3-compute - ark:feats.ark ark,t:- > out.txt"
 check_archive compute out.txt - 0 23x100 5x100 61x100 2> "$TMP/check.err"
 grep -q '^utt1  \[$' out.txt || fail "no utt1 in the output"
 expect_ok log "nnet3-compute tdnn.raw ark:feats.ark ark:o.ark 2> log.txt; grep -q 'Done 3 utterances, failed for 0' log.txt && grep -q 'real-time factor assuming 100 frames/sec is' log.txt"
 expect_ok rand "nnet3-compute rand.raw ark:feats.ark ark,t:rand.txt"
+same_file rand-pipe out.txt rand.txt
+# Log-probabilities (exp sums to 1 within 1e-4) that differ between the
+# frames of an utterance and between utterances (by more than 0.01 in some
+# column), no two rows the same.
+python3 - rand.txt 2> "$TMP/check.err" <<'PY' || fail "rand: $(tail -1 "$TMP/check.err")"
+import math, sys
+utts, rows = [], None
+for line in open(sys.argv[1]):
+    parts = line.replace('[', ' ').replace(']', ' ').split()
+    if line.rstrip().endswith('['):
+        rows = []
+        utts.append(rows)
+    elif parts:
+        rows.append([float(x) for x in parts])
+assert [len(u) for u in utts] == [23, 5, 61], [len(u) for u in utts]
+for u in utts:
+    for r in u:
+        assert abs(sum(math.exp(v) for v in r) - 1) < 1e-4, 'a row is not log-probabilities'
+    assert max(max(c) - min(c) for c in zip(*u)) > 0.01, 'the frames of an utterance are all the same'
+assert max(abs(a - b) for a, b in zip(utts[0][0], utts[1][0])) > 0.01, 'utt1 and utt2 start the same'
+flat = [tuple(r) for u in utts for r in u]
+assert len(set(flat)) == len(flat), 'two rows are the same'
+PY
 expect_ok binary-out "nnet3-compute rand.raw ark:feats.ark ark:rand.ark && copy-feats ark:rand.ark ark,t:rand2.txt"
 same_file binary-out rand.txt rand2.txt
 expect_ok text-in "nnet3-compute rand.raw ark,t:feats.txt ark,t:o-text.txt"
@@ -107,4 +132,14 @@ expect_error missing-features "Cannot open 'feats-missing.ark' for reading: No s
 # Usage.
 expect_ok help "nnet3-compute --help 2> h.txt; grep -q 'Usage: nnet3-compute' h.txt && grep -q -- '--frames-per-chunk' h.txt && grep -q -- '--online-ivector-period' h.txt && grep -q -- '--use-gpu' h.txt"
 nnet3-compute a b > /dev/null 2> u.txt; [ $? -eq 1 ] || fail "wrong arg count must exit 1"
+
+# Output nodes that read the input node directly, spliced or not (issue 28):
+# the bytes Kaldi's nnet3-compute writes (tests/data/nnet/direct-io/README).
+DIO="$DATA/nnet/direct-io"
+for n in direct append offset; do
+  for o in "" "--frames-per-chunk=3"; do
+    expect_ok "direct-io-$n[$o]" "nnet3-init '$DIO/$n.config' dio.raw && nnet3-compute $o dio.raw ark,t:'$DIO/feats.txt' ark,t:dio-$n.txt"
+    same_file "direct-io-$n[$o]" dio-$n.txt "$DIO/kaldi-$n.txt"
+  done
+done
 finish

@@ -8,28 +8,40 @@
 # nnet3-train (the objective improves), nnet3-copy (text round trip, the
 # set-dropout-proportion edit, --prepare-for-test) and nnet3-average; bad
 # config values give one ERROR line naming the component and the key.
+#
+# Training starts from a random output layer (the configs' zero one passes
+# no derivative back at the first step): the objective on held-out
+# utterances must improve; and (lib.sh step_learns) one step on one
+# minibatch in which only the layers under the components being tested may
+# learn must lower that minibatch's objective by a margin. The layers above
+# them, output layer included, stay fixed in that step, so learning the
+# output bias (which alone could pass the first check) cannot help: only
+# correct derivatives through the attention or the other new components can.
 BIN=$1 DATA=$2
 CONFIGS=$(cd "$(dirname "$0")/../../configs" && pwd)
 . "$(dirname "$0")/lib.sh"
 
 # gen_data DIM NUM_UTTS PREFIX: PREFIX.feats.txt (N(0,1) features) and
-# PREFIX.post.txt (labels 0..4: the argmax of a fixed linear map), seed 5.
+# PREFIX.post.txt (labels 0..4: the argmax of a fixed linear map), and
+# PREFIX.valid.feats.txt / .post.txt (NUM_UTTS / 3 more utterances, held
+# out), seed 5.
 gen_data() {
   python3 - "$@" <<'PY'
 import random, sys
 dim, num_utts, prefix = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 random.seed(5)
 w = [[random.gauss(0, 1) for _ in range(dim)] for _ in range(5)]
-with open(prefix + '.feats.txt', 'w') as feats, open(prefix + '.post.txt', 'w') as post:
-    for u in range(num_utts):
-        rows, labels = [], []
-        for t in range(30 + u % 7):
-            x = [random.gauss(0, 1) for _ in range(dim)]
-            s = [sum(a * b for a, b in zip(wr, x)) for wr in w]
-            labels.append(max(range(5), key=lambda c: s[c]))
-            rows.append(' '.join('%.4f' % v for v in x))
-        feats.write('utt%d  [\n  %s ]\n' % (u, '\n  '.join(rows)))
-        post.write('utt%d %s\n' % (u, ' '.join('[ %d 1 ]' % l for l in labels)))
+for part, utts in (('', range(num_utts)), ('.valid', range(num_utts, num_utts + num_utts // 3))):
+    with open(prefix + part + '.feats.txt', 'w') as feats, open(prefix + part + '.post.txt', 'w') as post:
+        for u in utts:
+            rows, labels = [], []
+            for t in range(30 + u % 7):
+                x = [random.gauss(0, 1) for _ in range(dim)]
+                s = [sum(a * b for a, b in zip(wr, x)) for wr in w]
+                labels.append(max(range(5), key=lambda c: s[c]))
+                rows.append(' '.join('%.4f' % v for v in x))
+            feats.write('utt%d  [\n  %s ]\n' % (u, '\n  '.join(rows)))
+            post.write('utt%d %s\n' % (u, ' '.join('[ %d 1 ]' % l for l in labels)))
 PY
 }
 
@@ -39,13 +51,16 @@ objf() {
     sed -n "s/.*Overall log-likelihood for 'output' is \([-0-9.e]*\) per frame.*/\1/p"
 }
 
-# train_and_check NAME CONFIG NUM_PDFS CONTEXT ITERS: init, egs, ITERS
-# iterations of nnet3-train; the validation objective must improve.
+# train_and_check NAME CONFIG NUM_PDFS CTX ITERS: init, egs (and held-out
+# egs), ITERS iterations of nnet3-train; the held-out objective must
+# improve by 0.1; NAME.one is one minibatch of 64 training egs.
 train_and_check() {
   local name=$1 config=$2 pdfs=$3 ctx=$4 iters=$5
+  local get="nnet3-get-egs --num-pdfs=$pdfs --left-context=$ctx --right-context=$ctx"
   expect_ok "$name-init" "nnet3-init --srand=1 $config - | nnet3-copy --learning-rate=0.005 - $name.0.raw"
-  expect_ok "$name-egs" "nnet3-get-egs --num-pdfs=$pdfs --left-context=$ctx --right-context=$ctx ark:$name.feats.ark ark,t:$name.post.txt ark:$name.egs"
-  expect_ok "$name-valid" "nnet3-merge-egs --minibatch-size=1:512 ark:$name.egs ark:$name.valid"
+  expect_ok "$name-egs" "$get ark:$name.feats.ark ark,t:$name.post.txt ark:$name.egs"
+  expect_ok "$name-valid" "copy-feats ark,t:$name.valid.feats.txt ark:- | $get ark:- ark,t:$name.valid.post.txt ark:- | nnet3-merge-egs --minibatch-size=1:512 ark:- ark:$name.valid"
+  expect_ok "$name-minibatch" "nnet3-shuffle-egs --srand=1 ark:$name.egs ark:- | nnet3-merge-egs --minibatch-size=64 ark:- ark:- | nnet3-subset-egs --n=1 ark:- ark:$name.one"
   local prev cur i
   prev=$(objf $name.0.raw ark:$name.valid)
   [ -n "$prev" ] || fail "$name: no objective from nnet3-compute-prob"
@@ -53,9 +68,9 @@ train_and_check() {
     expect_ok "$name-train-$i" "nnet3-shuffle-egs --srand=$i ark:$name.egs ark:- | nnet3-merge-egs --minibatch-size=32 ark:- ark:- | nnet3-train --srand=$i $name.$i.raw ark:- $name.$((i + 1)).raw 2> $name.train.$i.log"
   done
   cur=$(objf $name.$iters.raw ark:$name.valid)
-  echo "$name: valid objf $prev -> $cur"
-  python3 -c "import sys; sys.exit(0 if float('$cur') > float('$prev') + 0.05 else 1)" ||
-    fail "$name: objective $cur did not improve on $prev"
+  echo "$name: held-out objf $prev -> $cur"
+  python3 -c "import sys; sys.exit(0 if float('$cur') > float('$prev') + 0.1 else 1)" ||
+    fail "$name: held-out objective $cur did not improve on $prev"
 }
 
 # --- the attention config ---------------------------------------------------
@@ -69,7 +84,12 @@ for pattern in '^left-context: 18$' '^right-context: 9$' '^num-parameters: 37280
     '^component name=attention1.attention type=RestrictedAttentionComponent, input-dim=480, output-dim=224, num-heads=4, time-stride=3, key-dim=32, value-dim=48, num-left-inputs=5, num-right-inputs=2, context-dim=8, num-left-inputs-required=5, num-right-inputs-required=2, output-context=true, key-scale=0.176777$'; do
   grep -q "$pattern" att.info || fail "nnet3-info on attention.config: no line /$pattern/"
 done
-train_and_check att "'$CONFIGS/attention.config'" 100 18 2
+sed 's/ param-stddev=0.0 bias-stddev=0.0//' "$CONFIGS/attention.config" > r-attention.config
+train_and_check att r-attention.config 100 18 2
+# Only the layers under the attention learn (tdnn1, the attention's affine
+# input): the step needs the attention's derivative for its input (-5.975
+# -> -4.189 here).
+step_learns att-backprop att.0.raw ark:att.one 0.005 0.5 'tdnn1.*' attention1.affine
 # After training, nnet3-info shows the attention weight statistics.
 expect_ok att-stats "nnet3-info att.2.raw | grep -q 'type=RestrictedAttentionComponent, .*key-scale=0.176777, entropy=[0-9.e-]*,[0-9.e-]*,[0-9.e-]*,[0-9.e-]*, posterior-stats\[0\]=.* stats-count=[0-9]'"
 expect_ok att-compute "nnet3-compute --apply-exp att.2.raw ark:att.feats.ark ark,t:att.out.txt"
@@ -125,7 +145,7 @@ component name=composite type=CompositeComponent max-rows-process=50 num-compone
 component-node name=composite component=composite input=Append(prod, const)
 component name=scale type=NaturalGradientPerElementScaleComponent dim=12
 component-node name=scale component=scale input=composite
-component name=final_affine type=NaturalGradientAffineComponent input-dim=12 output-dim=5 param-stddev=0 bias-stddev=0
+component name=final_affine type=NaturalGradientAffineComponent input-dim=12 output-dim=5
 component-node name=final_affine component=final_affine input=scale
 component name=final_log_softmax type=LogSoftmaxComponent dim=5
 component-node name=final_log_softmax component=final_log_softmax input=final_affine
@@ -146,6 +166,13 @@ for pattern in '^left-context: 1$' '^right-context: 1$' '^num-parameters: 423$' 
   grep -q "$pattern" gen.info || fail "nnet3-info on general.config: no line /$pattern/"
 done
 train_and_check gen general.config 5 1 3
+# Only affine1 learns: the step needs the derivatives for their input of
+# the product (and ReplaceIndex), the composite's repeated affine
+# components and the per-element scales above it (-1.881 -> -1.555 here).
+# Only the composite and the per-element scales learn: their parameter
+# derivatives (-1.881 -> -1.666; the scales alone give 0.02 of it).
+step_learns gen-backprop gen.0.raw ark:gen.one 0.05 0.15 affine1
+step_learns gen-update gen.0.raw ark:gen.one 0.01 0.1 composite scale
 expect_ok gen-compute "nnet3-compute gen.3.raw ark:gen.feats.ark ark,t:gen.out.txt"
 # nnet3-show-progress lists every updatable component, the composite and the
 # constant included.

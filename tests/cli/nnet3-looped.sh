@@ -4,7 +4,8 @@
 # contexts; nnet3-compute --looped=true gives the same output as the whole
 # utterance in one non-looped chunk, for several chunk sizes, with and
 # without i-vectors; nnet3-compile-info --looped shows the loop; an LSTM
-# trains on chunked egs with derivative truncation; and bad input.
+# trains on chunked egs with derivative truncation (which changes the model
+# and removes backprop commands); and bad input.
 BIN=$1 DATA=$2
 CONFIGS=$(cd "$(dirname "$0")/../../configs" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -138,8 +139,26 @@ first_t() { nnet3-copy-egs ${2:-} ark:egs.ark ark,t:- 2> /dev/null |
 [ "$(first_t c-16)" = -10 ] || fail "chunk c-16 starts at t=$(first_t c-16), not -10"
 [ "$(first_t c-16 --left-context=3)" = -3 ] || fail "copy-egs --left-context=3 on c-16: $(first_t c-16 --left-context=3)"
 [ "$(first_t c-0 --left-context=3)" = 0 ] || fail "copy-egs --left-context=3 changed the first chunk"
-expect_ok train "nnet3-train --optimization.min-deriv-time=0 --optimization.max-deriv-time-relative=15 r-lstmp.raw 'ark:nnet3-merge-egs --minibatch-size=2 ark:egs.ark ark:- |' trained.raw 2> train.log"
+MB="ark:nnet3-merge-egs --minibatch-size=2 ark:egs.ark ark:- |"
+expect_ok train "nnet3-train --optimization.min-deriv-time=0 --optimization.max-deriv-time-relative=15 r-lstmp.raw '$MB' trained.raw 2> train.log"
 grep -q 'Overall average objective function' train.log || fail "train: $(tail -2 train.log)"
+# The truncation bites: training without it gives another model, and so
+# does --optimization.max-deriv-time-relative=2 alone (the output is the
+# LSTM's at t+5, so derivatives stop before the last 4 of its frames);
+# limits outside every t of the egs (the LSTM runs at t = -8 .. 20) give
+# the very bytes of no truncation, so the difference is the truncation's.
+expect_ok train-plain "nnet3-train r-lstmp.raw '$MB' plain.raw && nnet3-train --optimization.min-deriv-time=-8 --optimization.max-deriv-time=20 r-lstmp.raw '$MB' wide.raw && nnet3-train --optimization.max-deriv-time-relative=2 r-lstmp.raw '$MB' max.raw"
+same_file deriv-time-outside plain.raw wide.raw
+cmp -s plain.raw trained.raw && fail "train: --optimization.min-deriv-time=0 did not change the training"
+cmp -s plain.raw max.raw && fail "train: --optimization.max-deriv-time-relative=2 did not change the training"
+# The compiled backward pass shrinks: fewer backprop commands over the two
+# minibatches' requests.
+backprops() { nnet3-compile-info --show=stats "$@" r-lstmp.raw "$MB" 2> /dev/null |
+  awk '/^  kBackprop(NoModelUpdate)?:/ { n += $2 } END { print n + 0 }'; }
+b_plain=$(backprops) b_trunc=$(backprops --optimization.min-deriv-time=0 --optimization.max-deriv-time-relative=2)
+echo "backprop commands: $b_plain without truncation, $b_trunc with"
+[ "$b_trunc" -gt 0 ] && [ "$b_trunc" -lt "$b_plain" ] ||
+  fail "compile-info: truncation did not remove backprop commands ($b_plain -> $b_trunc)"
 expect_ok trained-looped "nnet3-compute --looped=true trained.raw ark:feats.ark ark,t:trained.txt"
 cmp -s trained.txt looped-lstmp-50.txt && fail "training did not change the model"
 expect_ok compute-prob "nnet3-compute-prob trained.raw ark:egs.ark 2>&1 | grep -q 'Overall log-likelihood'"
@@ -150,7 +169,7 @@ expect_error looped-dim "u.*13 columns.*input dimension is 40" "nnet3-compute --
 expect_error looped-no-ivector "'ivector' input.*--ivectors" "nnet3-compute --looped=true tdnn-lstm.raw ark:feats.ark ark,t:-"
 expect_error looped-json "--looped supports only --format=text" "nnet3-compile-info --looped --format=json lstmp.raw"
 expect_error looped-deriv "--looped compiles one sequence" "nnet3-compile-info --looped --output-deriv lstmp.raw"
-expect_error looped-extra "--extra-left-context-initial must be >= 0|extra" "nnet3-compile-info --looped --extra-left-context=-2 lstmp.raw"
+expect_error looped-extra "--looped needs --frames > 0 and --extra-left-context >= 0$" "nnet3-compile-info --looped --extra-left-context=-2 lstmp.raw"
 printf 'input-node name=input dim=4\ninput-node name=other dim=2\ncomponent name=a type=AffineComponent input-dim=6 output-dim=3\ncomponent-node name=a component=a input=Append(input, other)\noutput-node name=output input=a\n' > two.config
 expect_ok two "nnet3-init two.config two.raw"
 expect_error not-simple "not a simple network" "nnet3-compute --looped=true two.raw ark:feats.ark ark,t:-"

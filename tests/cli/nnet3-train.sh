@@ -83,7 +83,14 @@ grep -q $'\r' train.0.log && fail "train log: progress line written to a non-ter
 expect_ok phases "nnet3-merge-egs --minibatch-size=32 ark:egs.ark ark:- | nnet3-train --print-interval=10 0.raw ark:- phases.raw 2> phases.log"
 grep -q "Average objective function for 'output' for minibatches 0-9 is -[0-9.e]* over 3[0-2][0-9]\(\.5\)\? frames." phases.log ||
   fail "--print-interval=10: no phase line for minibatches 0-9"
-expect_ok accuracy "nnet3-compute-prob 3.raw ark:valid.ark 2>&1 | grep -q \"Overall accuracy for 'output' is 0\\.[0-9]* per frame, over 1285 frames.\""
+# Accuracy after 3 iterations: 0.747 here. The most frequent of the 5
+# classes is 31% of the frames (the untrained model scores 0.288), so
+# 0.6 is far above what a model that learned nothing reaches.
+acc=$(nnet3-compute-prob 3.raw ark:valid.ark 2>&1 |
+  sed -n "s/.*Overall accuracy for 'output' is \([0-9.e-]*\) per frame, over 1285 frames.$/\1/p")
+echo "accuracy after 3 iterations: $acc"
+awk -v a="${acc:-0}" 'BEGIN { exit !(a >= 0.6 && a <= 1) }' ||
+  fail "accuracy: '$acc' (want >= 0.6 over 1285 frames)"
 
 # Determinism: the same command again gives the same bytes.
 expect_ok retrain "$(train_cmd 0 1b.raw) 2> /dev/null"

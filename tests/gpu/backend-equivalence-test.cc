@@ -10,7 +10,9 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "device/backend.h"
@@ -309,6 +311,74 @@ TEST_CASE("equivalence: nonlinearity derivatives and softmax", "[gpu]") {
     g.Expect("DiffLogSoftmax", kSum);
     env.Run([&](Backend &be, Side s) { be.SoftmaxRows(x[s], x[s]); });
     x.Expect("SoftmaxRows in place", kMath);
+  }
+}
+
+// The packed codes of both sides, downloaded.
+std::vector<uint8_t> PackedBytes(Twins *env, std::pair<void *, void *> packed,
+                                 size_t bytes, Side s) {
+  std::vector<uint8_t> host(bytes);
+  if (bytes > 0)
+    env->On(s).CopyToHost(s == kRef ? packed.first : packed.second, host.data(),
+                          bytes);
+  return host;
+}
+
+TEST_CASE("equivalence: compression", "[gpu]") {
+  Rng rng(1712);
+  struct Form {
+    CompressedType type;
+    float range;
+  };
+  // The sign form (ReLU outputs), and each type with a range.
+  const Form forms[] = {{CompressedType::kUint8, 0.0f},
+                        {CompressedType::kInt8, 1.0f},
+                        {CompressedType::kUint8, 2.0f},
+                        {CompressedType::kInt16, 10.0f},
+                        {CompressedType::kUint16, 10.0f}};
+  for (int it = 0; it < Iters(); it++) {
+    for (const Form &form : forms) {
+      Twins env(Ref(), TestBackend());
+      int32_t rows, cols;
+      RandShape(&rng, &rows, &cols);
+      INFO("type " << static_cast<int>(form.type) << ", range " << form.range
+                   << ", " << rows << "x" << cols);
+      // Beyond the range too (clamping), with NaN, infinities, signed
+      // zeros and exact half steps (ties to even) here and there.
+      const float r = form.range > 0.0f ? form.range : 1.0f;
+      const float step = GetCompressionScales(form.type, r).scale;
+      std::vector<float> values(static_cast<size_t>(rows) * cols);
+      for (float &v : values) {
+        const int pick = RandInt(&rng, 0, 19);
+        if (pick == 0)
+          v = std::numeric_limits<float>::quiet_NaN();
+        else if (pick == 1)
+          v = (RandInt(&rng, 0, 1) ? 1 : -1) *
+              std::numeric_limits<float>::infinity();
+        else if (pick == 2)
+          v = RandInt(&rng, 0, 1) ? 0.0f : -0.0f;
+        else if (pick == 3)
+          v = (RandInt(&rng, -300, 300) + 0.5f) * step;
+        else
+          v = RandFloat(&rng, -1.3f * r, 1.3f * r);
+      }
+      TwinMat x(&env, rows, cols, &rng), y(&env, rows, cols, &rng);
+      x.Set(values);
+      const size_t bytes =
+          static_cast<size_t>(rows) * cols * CompressedTypeBytes(form.type);
+      const std::pair<void *, void *> packed = env.Allocate(bytes);
+      env.Run([&](Backend &be, Side s) {
+        be.CompressMat(x[s], form.type, form.range,
+                       s == kRef ? packed.first : packed.second);
+      });
+      CHECK(PackedBytes(&env, packed, bytes, kRef) ==
+            PackedBytes(&env, packed, bytes, kTest));
+      env.Run([&](Backend &be, Side s) {
+        be.DecompressMat(s == kRef ? packed.first : packed.second, form.type,
+                         form.range, y[s]);
+      });
+      y.Expect("DecompressMat", kExact);
+    }
   }
 }
 

@@ -199,6 +199,14 @@ class ForwardingBackend : public Backend {
   void RandGaussian(uint64_t seed, MatView m) override {
     inner_.RandGaussian(seed, m);
   }
+  void CompressMat(ConstMatView src, CompressedType type, float range,
+                   void *packed) override {
+    inner_.CompressMat(src, type, range, packed);
+  }
+  void DecompressMat(const void *packed, CompressedType type, float range,
+                     MatView dst) override {
+    inner_.DecompressMat(packed, type, range, dst);
+  }
   void AddRowDotProducts(float alpha, ConstMatView a, ConstMatView b,
                          float beta, MatView v) override {
     inner_.AddRowDotProducts(alpha, a, b, beta, v);

@@ -98,7 +98,7 @@ bool Near(double ref, double test, Tol tol) {
 
 }  // namespace
 
-void TwinMat::Expect(const std::string &what, Tol tol) const {
+std::string TwinMat::Difference(Tol tol) const {
   const std::vector<float> ref = Buffer(kRef), test = Buffer(kTest);
   int64_t bad = 0, bad_outside = 0, first = -1;
   double worst = 0.0;
@@ -115,16 +115,21 @@ void TwinMat::Expect(const std::string &what, Tol tol) const {
       worst = std::max(worst, std::fabs(double(test[i]) - ref[i]));
     }
   }
+  if (bad == 0) return "";
   std::ostringstream os;
-  os << what << ": " << rows_ << "x" << cols_ << " (stride " << stride_
-     << "): " << bad << " elements differ (" << bad_outside
-     << " outside the view), worst by " << worst;
-  if (first >= 0)
-    os << "; first at buffer element " << first << ": ref " << ref[first]
-       << ", test " << test[first];
-  INFO(os.str());
-  CHECK(bad == 0);
+  os << rows_ << "x" << cols_ << " (stride " << stride_ << "): " << bad
+     << " elements differ (" << bad_outside << " outside the view), worst by "
+     << worst << "; first at buffer element " << first << ": ref " << ref[first]
+     << ", test " << test[first];
+  return os.str();
+}
+
+void TwinMat::Expect(const std::string &what, Tol tol) const {
+  const std::string difference = Difference(tol);
+  INFO(what << ": " << difference);
+  CHECK(difference.empty());
   // The next operation starts from identical data on both sides.
+  const std::vector<float> ref = Buffer(kRef);
   if (!ref.empty())
     env_->On(kTest).CopyFromHost(ref.data(), data_[kTest],
                                  ref.size() * sizeof(float));

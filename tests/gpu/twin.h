@@ -85,6 +85,9 @@ class TwinMat {
   // copies the reference side over the test side, so that the next
   // operation starts from identical data.
   void Expect(const std::string &what, Tol tol) const;
+  // Expect's comparison alone: "" when the sides agree, else how many
+  // elements differ (inside and outside the view) and the first of them.
+  std::string Difference(Tol tol) const;
 
  private:
   Twins *env_;

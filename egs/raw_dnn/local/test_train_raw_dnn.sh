@@ -206,11 +206,23 @@ run exp/dnn/output/log/compute_output.1.log nnet3-compute --use-gpu=no --frames-
 [ "$(feat-to-len --print-args=false scp:exp/dnn/output/output.1.scp 2> /dev/null)" = \
   "$(feat-to-len --print-args=false scp:data/train/feats.scp 2> /dev/null)" ] ||
   fail "compute_output: not one output row per input frame"
-# The outputs are log-posteriors: each row's exp sums to one.
-copy-matrix --print-args=false --apply-exp scp:exp/dnn/output/output.1.scp ark:- 2> /dev/null |
-  matrix-sum-rows --print-args=false ark:- ark,t:- 2> /dev/null | head -1 |
-  python3 -c "import sys, re; v = [float(x) for x in re.findall(r'[-0-9.e]+', sys.stdin.read().split('[')[1])]; frames = sum(v); sys.exit(0 if frames >= 20 and all(x >= 0 for x in v) else 1)" ||
-  fail "compute_output: the output is not log-posteriors"
+# The outputs are log-posteriors: in every row of every utterance the exp
+# of the 3 values sums to one (within 1e-3), and the rows are not all the
+# same (a trained model tells the frames apart).
+copy-matrix --print-args=false --apply-exp scp:exp/dnn/output/output.1.scp ark,t:- 2> /dev/null |
+  python3 -c "
+import sys
+rows, bad = [], []
+for line in sys.stdin:
+    vals = line.replace(']', ' ').split()
+    if not vals or line.rstrip().endswith('['): continue
+    r = [float(x) for x in vals]
+    rows.append(r)
+    if len(r) != 3 or min(r) < 0 or abs(sum(r) - 1) > 1e-3: bad.append(r)
+spread = max(max(r[0] for r in rows) - min(r[0] for r in rows), 0) if rows else 0
+print('compute_output: %d rows, %d not posteriors, spread of column 0 %.3f' % (len(rows), len(bad), spread))
+sys.exit(0 if rows and not bad and spread > 0.02 else 1)" ||
+  fail "compute_output: the output is not log-posteriors (rows whose exp does not sum to one, or all rows the same)"
 
 # Every command line above is the one Kaldi's scripts ran (their run.pl
 # logs, local/kaldi-command-lines.txt).

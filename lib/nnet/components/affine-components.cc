@@ -32,11 +32,6 @@ std::vector<std::string> AffineComponentTypes() {
 
 namespace {
 
-// A seed for a second random fill derived from the first one's seed.
-uint64_t OtherSeed(uint64_t seed) {
-  return seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
-}
-
 // Checks that an (output x (input+1)) matrix from matrix= can hold an affine
 // transform.
 void CheckAffineMatrix(const ConfigLine &cfl, const std::string &type,
@@ -99,7 +94,7 @@ void AffineComponent::InitParamsFromConfig(ConfigLine *cfl,
   linear_params_.SetRandn(seed);
   linear_params_.Scale(param_stddev);
   bias_params_ = Vector(output_dim);
-  bias_params_.SetRandn(OtherSeed(seed));
+  bias_params_.SetRandn(BiasSeed(seed));
   bias_params_.Scale(bias_stddev);
   bias_params_.Add(bias_mean);
 }
@@ -255,7 +250,7 @@ void AffineComponent::PerturbParams(float stddev, uint64_t seed) {
   noise.SetRandn(seed);
   linear_params_.AddMat(stddev, noise);
   Vector bias_noise(OutputDim(), ResizeType::kUndefined, bias_params_.device());
-  bias_noise.SetRandn(OtherSeed(seed));
+  bias_noise.SetRandn(BiasSeed(seed));
   bias_params_.AddVec(stddev, bias_noise);
 }
 

@@ -7,53 +7,12 @@
 #include "base/error.h"
 #include "base/io-funcs.h"
 #include "nnet/component-config.h"
+#include "nnet/components/weight-bias-params.h"
 #include "nnet/convolution-computation.h"
 #include "nnet/init-random.h"
 #include "nnet/parameter-stats.h"
 
 namespace nnet3 {
-
-namespace {
-
-uint64_t OtherSeed(uint64_t seed) {
-  return seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
-}
-
-void ScaleParams(float scale, Matrix *w, Vector *b) {
-  if (scale == 0.0f) {
-    w->SetZero();
-    b->SetZero();
-  } else {
-    w->Scale(scale);
-    b->Scale(scale);
-  }
-}
-
-void PerturbParamPair(float stddev, uint64_t seed, Matrix *w, Vector *b) {
-  Matrix noise(w->NumRows(), w->NumCols(), ResizeType::kUndefined, w->device());
-  noise.SetRandn(seed);
-  w->AddMat(stddev, noise);
-  Vector bias_noise(b->Dim(), ResizeType::kUndefined, b->device());
-  bias_noise.SetRandn(OtherSeed(seed));
-  b->AddVec(stddev, bias_noise);
-}
-
-// The weights row by row, then the bias.
-void VectorizeParams(const Matrix &w, const Vector &b, VectorView *params) {
-  const int32_t n = w.NumRows() * w.NumCols();
-  NNET3_ASSERT(params->Dim() == n + b.Dim());
-  params->Range(0, n).CopyRowsFromMat(w);
-  params->Range(n, b.Dim()).CopyFromVec(b);
-}
-
-void UnVectorizeParams(const VectorView &params, Matrix *w, Vector *b) {
-  const int32_t n = w->NumRows() * w->NumCols();
-  NNET3_ASSERT(params.Dim() == n + b->Dim());
-  w->CopyRowsFromVec(params.Range(0, n));
-  b->CopyFromVec(params.Range(n, b->Dim()));
-}
-
-}  // namespace
 
 // ---------------------------------------------------------------------------
 // ConvolutionComponent (the old 3-D convolution)
@@ -133,7 +92,7 @@ void ConvolutionComponent::InitFromConfig(ConfigLine *cfl) {
     filter_params_.SetRandn(seed);
     filter_params_.Scale(param_stddev);
     bias_params_ = Vector(num_filters);
-    bias_params_.SetRandn(OtherSeed(seed));
+    bias_params_.SetRandn(BiasSeed(seed));
     bias_params_.Scale(bias_stddev);
   }
   ComputeColumnMaps();
@@ -306,7 +265,7 @@ std::string ConvolutionComponent::Info() const {
 }
 
 void ConvolutionComponent::Scale(float scale) {
-  ScaleParams(scale, &filter_params_, &bias_params_);
+  ScaleWeightBias(scale, &filter_params_, &bias_params_);
 }
 
 void ConvolutionComponent::Add(float alpha, const Component &other_in) {
@@ -326,7 +285,7 @@ float ConvolutionComponent::DotProduct(
 }
 
 void ConvolutionComponent::PerturbParams(float stddev, uint64_t seed) {
-  PerturbParamPair(stddev, seed, &filter_params_, &bias_params_);
+  PerturbWeightBias(stddev, seed, &filter_params_, &bias_params_);
 }
 
 int32_t ConvolutionComponent::NumParameters() const {
@@ -334,11 +293,11 @@ int32_t ConvolutionComponent::NumParameters() const {
 }
 
 void ConvolutionComponent::Vectorize(VectorView *params) const {
-  VectorizeParams(filter_params_, bias_params_, params);
+  VectorizeWeightBias(filter_params_, bias_params_, params);
 }
 
 void ConvolutionComponent::UnVectorize(const VectorView &params) {
-  UnVectorizeParams(params, &filter_params_, &bias_params_);
+  UnVectorizeWeightBias(params, &filter_params_, &bias_params_);
 }
 
 }  // namespace nnet3

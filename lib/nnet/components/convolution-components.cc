@@ -11,6 +11,7 @@
 #include "nnet/component-config.h"
 #include "nnet/component-registry.h"
 #include "nnet/components/convolution-3d-component.h"
+#include "nnet/components/weight-bias-params.h"
 #include "nnet/init-random.h"
 #include "nnet/parameter-stats.h"
 
@@ -31,10 +32,6 @@ std::vector<std::string> ConvolutionComponentTypes() {
 
 namespace {
 
-uint64_t OtherSeed(uint64_t seed) {
-  return seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
-}
-
 // Parses "1,2,3" into a sorted unique non-empty list, or throws a config
 // error naming the key.
 std::vector<int32_t> SortedUniqueList(ConfigLine *cfl, const std::string &type,
@@ -49,42 +46,6 @@ std::vector<int32_t> SortedUniqueList(ConfigLine *cfl, const std::string &type,
                          " must be a non-empty, sorted, comma-separated list "
                          "of distinct integers");
   return v;
-}
-
-// The updatable-interface operations on a (weights, bias) pair (also in
-// convolution-3d-component.cc).
-void ScaleParams(float scale, Matrix *w, Vector *b) {
-  if (scale == 0.0f) {
-    w->SetZero();
-    b->SetZero();
-  } else {
-    w->Scale(scale);
-    b->Scale(scale);
-  }
-}
-
-void PerturbParamPair(float stddev, uint64_t seed, Matrix *w, Vector *b) {
-  Matrix noise(w->NumRows(), w->NumCols(), ResizeType::kUndefined, w->device());
-  noise.SetRandn(seed);
-  w->AddMat(stddev, noise);
-  Vector bias_noise(b->Dim(), ResizeType::kUndefined, b->device());
-  bias_noise.SetRandn(OtherSeed(seed));
-  b->AddVec(stddev, bias_noise);
-}
-
-// The weights row by row, then the bias.
-void VectorizeParams(const Matrix &w, const Vector &b, VectorView *params) {
-  const int32_t n = w.NumRows() * w.NumCols();
-  NNET3_ASSERT(params->Dim() == n + b.Dim());
-  params->Range(0, n).CopyRowsFromMat(w);
-  params->Range(n, b.Dim()).CopyFromVec(b);
-}
-
-void UnVectorizeParams(const VectorView &params, Matrix *w, Vector *b) {
-  const int32_t n = w->NumRows() * w->NumCols();
-  NNET3_ASSERT(params.Dim() == n + b->Dim());
-  w->CopyRowsFromVec(params.Range(0, n));
-  b->CopyFromVec(params.Range(n, b->Dim()));
 }
 
 }  // namespace
@@ -496,7 +457,7 @@ void TimeHeightConvolutionComponent::UpdateNaturalGradient(
 // TimeHeightConvolutionComponent: the updatable interface
 
 void TimeHeightConvolutionComponent::Scale(float scale) {
-  ScaleParams(scale, &linear_params_, &bias_params_);
+  ScaleWeightBias(scale, &linear_params_, &bias_params_);
 }
 
 void TimeHeightConvolutionComponent::Add(float alpha,
@@ -518,7 +479,7 @@ float TimeHeightConvolutionComponent::DotProduct(
 
 void TimeHeightConvolutionComponent::PerturbParams(float stddev,
                                                    uint64_t seed) {
-  PerturbParamPair(stddev, seed, &linear_params_, &bias_params_);
+  PerturbWeightBias(stddev, seed, &linear_params_, &bias_params_);
 }
 
 int32_t TimeHeightConvolutionComponent::NumParameters() const {
@@ -527,11 +488,11 @@ int32_t TimeHeightConvolutionComponent::NumParameters() const {
 }
 
 void TimeHeightConvolutionComponent::Vectorize(VectorView *params) const {
-  VectorizeParams(linear_params_, bias_params_, params);
+  VectorizeWeightBias(linear_params_, bias_params_, params);
 }
 
 void TimeHeightConvolutionComponent::UnVectorize(const VectorView &params) {
-  UnVectorizeParams(params, &linear_params_, &bias_params_);
+  UnVectorizeWeightBias(params, &linear_params_, &bias_params_);
 }
 
 void TimeHeightConvolutionComponent::FreezeNaturalGradient(bool freeze) {

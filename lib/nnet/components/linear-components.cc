@@ -14,10 +14,6 @@ namespace nnet3 {
 
 namespace {
 
-uint64_t OtherSeed(uint64_t seed) {
-  return seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
-}
-
 // After ReadUpdatableCommon returned `token`: the next token must be
 // `expected` (already read if `token` is not empty).
 void ExpectAfterCommon(std::istream &is, bool binary, const std::string &type,
@@ -282,7 +278,7 @@ void BlockAffineComponent::InitFromConfig(ConfigLine *cfl) {
   linear_params_.SetRandn(seed);
   linear_params_.Scale(param_stddev);
   bias_params_ = Vector(output_dim);
-  bias_params_.SetRandn(OtherSeed(seed));
+  bias_params_.SetRandn(BiasSeed(seed));
   bias_params_.Scale(bias_stddev);
   bias_params_.Add(bias_mean);
 }
@@ -407,7 +403,7 @@ void BlockAffineComponent::PerturbParams(float stddev, uint64_t seed) {
   linear_params_.AddMat(stddev, noise);
   Vector bias_noise(bias_params_.Dim(), ResizeType::kUndefined,
                     bias_params_.device());
-  bias_noise.SetRandn(OtherSeed(seed));
+  bias_noise.SetRandn(BiasSeed(seed));
   bias_params_.AddVec(stddev, bias_noise);
 }
 

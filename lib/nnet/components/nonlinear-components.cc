@@ -313,123 +313,81 @@ void NonlinearComponent::CountRepaired(const VectorView &indicator,
 }
 
 // ---------------------------------------------------------------------------
-// SigmoidComponent
+// SquashingComponent: sigmoid and tanh
 
 std::unique_ptr<Component> SigmoidComponent::Copy() const {
   return std::make_unique<SigmoidComponent>(*this);
 }
 
-void *SigmoidComponent::Propagate(const ComponentPrecomputedIndexes *,
-                                  const MatrixView &in, MatrixView *out) const {
-  out->ApplyFunc(Func::kSigmoid, in);
-  return nullptr;
-}
-
-// in_deriv = out_deriv * y * (1 - y), plus the self-repair term.
-void SigmoidComponent::Backprop(const std::string &,
-                                const ComponentPrecomputedIndexes *,
-                                const MatrixView &, const MatrixView &out_value,
-                                const MatrixView &out_deriv, void *,
-                                Component *to_update_in,
-                                MatrixView *in_deriv) const {
-  if (in_deriv == nullptr) return;
-  auto *to_update = dynamic_cast<SigmoidComponent *>(to_update_in);
-  if (to_update != nullptr) to_update->StoreBackpropStats(out_deriv);
-  in_deriv->DiffSigmoid(out_value, out_deriv);
-  if (to_update != nullptr) RepairGradients(out_value, in_deriv, to_update);
-}
-
-// Self-repair (Kaldi's SigmoidComponent::RepairGradients). A dimension j is
-// "saturated" when its average derivative y(1-y) is below the lower
-// threshold (default 0.05; the maximum is 0.25). For those dimensions
-//   in_deriv(:, j) += -self_repair_scale * (2 * y(:, j) - 1),
-// which is positive where y < 0.5 (x < 0) and negative where x > 0, so a
-// gradient step moves x towards 0, where the sigmoid is not saturated.
-// Kaldi applies this on a random half of the minibatches with twice the
-// scale; we apply it on every minibatch with the plain scale (the same in
-// expectation, and repeatable).
-void SigmoidComponent::RepairGradients(const MatrixView &out_value,
-                                       MatrixView *in_deriv,
-                                       SigmoidComponent *to_update) const {
-  to_update->num_dims_processed_ += dim_;
-  if (!SelfRepairActive()) return;
-  CheckSelfRepairSettings(false);
-  Vector repair =
-      DerivAvgBelow(ThresholdOr(self_repair_lower_threshold_, 0.05f));
-  CountRepaired(repair, to_update);
-  in_deriv->AddMatDiagVec(-2.0f * self_repair_scale_, out_value, Trans::kNo,
-                          repair, 1.0f);
-  in_deriv->AddVecToRows(self_repair_scale_, repair);
-}
-
-void SigmoidComponent::StoreStats(const MatrixView &,
-                                  const MatrixView &out_value, void *) {
-  // As Kaldi: about every other minibatch, but always the first.
-  if (stats_rng_.OneIn(2) && count_ != 0.0) return;
-  // The derivative of the sigmoid is y (1 - y).
-  Matrix deriv(out_value.NumRows(), out_value.NumCols(), ResizeType::kUndefined,
-               MatrixStrideType::kDefaultStride, out_value.device());
-  deriv.Set(1.0f);
-  deriv.AddMat(-1.0f, out_value);
-  deriv.MulElements(out_value);
-  StoreStatsInternal(out_value, &deriv);
-}
-
-// ---------------------------------------------------------------------------
-// TanhComponent
-
 std::unique_ptr<Component> TanhComponent::Copy() const {
   return std::make_unique<TanhComponent>(*this);
 }
 
-void *TanhComponent::Propagate(const ComponentPrecomputedIndexes *,
-                               const MatrixView &in, MatrixView *out) const {
-  out->ApplyFunc(Func::kTanh, in);
+void *SquashingComponent::Propagate(const ComponentPrecomputedIndexes *,
+                                    const MatrixView &in,
+                                    MatrixView *out) const {
+  out->ApplyFunc(kind_, in);
   return nullptr;
 }
 
-// in_deriv = out_deriv * (1 - y^2), plus the self-repair term.
-void TanhComponent::Backprop(const std::string &,
-                             const ComponentPrecomputedIndexes *,
-                             const MatrixView &, const MatrixView &out_value,
-                             const MatrixView &out_deriv, void *,
-                             Component *to_update_in,
-                             MatrixView *in_deriv) const {
+// Sigmoid: in_deriv = out_deriv * y * (1 - y); tanh: out_deriv * (1 - y^2).
+void SquashingComponent::Backprop(const std::string &,
+                                  const ComponentPrecomputedIndexes *,
+                                  const MatrixView &,
+                                  const MatrixView &out_value,
+                                  const MatrixView &out_deriv, void *,
+                                  Component *to_update_in,
+                                  MatrixView *in_deriv) const {
   if (in_deriv == nullptr) return;
-  auto *to_update = dynamic_cast<TanhComponent *>(to_update_in);
+  auto *to_update = dynamic_cast<SquashingComponent *>(to_update_in);
   if (to_update != nullptr) to_update->StoreBackpropStats(out_deriv);
-  in_deriv->DiffTanh(out_value, out_deriv);
+  if (kind_ == Func::kSigmoid)
+    in_deriv->DiffSigmoid(out_value, out_deriv);
+  else
+    in_deriv->DiffTanh(out_value, out_deriv);
   if (to_update != nullptr) RepairGradients(out_value, in_deriv, to_update);
 }
 
-// Self-repair (Kaldi's TanhComponent::RepairGradients): for dimensions whose
-// average derivative 1 - y^2 is below the lower threshold (default 0.2;
-// the maximum is 1),
-//   in_deriv(:, j) += -self_repair_scale * y(:, j),
-// pushing x towards 0. Applied on every minibatch with the plain scale
-// (Kaldi: a random half, with twice the scale).
-void TanhComponent::RepairGradients(const MatrixView &out_value,
-                                    MatrixView *in_deriv,
-                                    TanhComponent *to_update) const {
+// Self-repair (Kaldi's RepairGradients of both). A dimension j is
+// "saturated" when its average derivative is below the lower threshold
+// (sigmoid: y(1-y), default 0.05, at most 0.25; tanh: 1 - y^2, default
+// 0.2, at most 1). For those dimensions
+//   sigmoid: in_deriv(:, j) += -self_repair_scale * (2 * y(:, j) - 1),
+//   tanh:    in_deriv(:, j) += -self_repair_scale * y(:, j),
+// positive where x < 0 and negative where x > 0, so that a gradient step
+// moves x towards 0, where the function is not saturated. Kaldi applies
+// this on a random half of the minibatches with twice the scale; we apply
+// it on every minibatch with the plain scale (the same in expectation, and
+// repeatable).
+void SquashingComponent::RepairGradients(const MatrixView &out_value,
+                                         MatrixView *in_deriv,
+                                         SquashingComponent *to_update) const {
   to_update->num_dims_processed_ += dim_;
   if (!SelfRepairActive()) return;
   CheckSelfRepairSettings(false);
-  Vector repair =
-      DerivAvgBelow(ThresholdOr(self_repair_lower_threshold_, 0.2f));
+  const bool sigmoid = kind_ == Func::kSigmoid;
+  Vector repair = DerivAvgBelow(
+      ThresholdOr(self_repair_lower_threshold_, sigmoid ? 0.05f : 0.2f));
   CountRepaired(repair, to_update);
-  in_deriv->AddMatDiagVec(-self_repair_scale_, out_value, Trans::kNo, repair,
-                          1.0f);
+  in_deriv->AddMatDiagVec((sigmoid ? -2.0f : -1.0f) * self_repair_scale_,
+                          out_value, Trans::kNo, repair, 1.0f);
+  if (sigmoid) in_deriv->AddVecToRows(self_repair_scale_, repair);
 }
 
-void TanhComponent::StoreStats(const MatrixView &, const MatrixView &out_value,
-                               void *) {
+void SquashingComponent::StoreStats(const MatrixView &,
+                                    const MatrixView &out_value, void *) {
   // As Kaldi: about every other minibatch, but always the first.
   if (stats_rng_.OneIn(2) && count_ != 0.0) return;
-  // The derivative of tanh is 1 - y^2.
   Matrix deriv(out_value.NumRows(), out_value.NumCols(), ResizeType::kUndefined,
                MatrixStrideType::kDefaultStride, out_value.device());
-  deriv.AddMatMatElements(-1.0f, out_value, out_value, 0.0f);
-  deriv.Add(1.0f);
+  if (kind_ == Func::kSigmoid) {  // y (1 - y)
+    deriv.Set(1.0f);
+    deriv.AddMat(-1.0f, out_value);
+    deriv.MulElements(out_value);
+  } else {  // 1 - y^2
+    deriv.AddMatMatElements(-1.0f, out_value, out_value, 0.0f);
+    deriv.Add(1.0f);
+  }
   StoreStatsInternal(out_value, &deriv);
 }
 

@@ -107,50 +107,49 @@ class NonlinearComponent : public Component {
   StatsGenerator stats_rng_;  // which minibatches store stats
 };
 
-class SigmoidComponent : public NonlinearComponent {
+// Sigmoid and tanh: an elementwise squashing function y = f(x) whose
+// derivative is a function of y, with Kaldi's self-repair of saturated
+// units. The two differ only in f, f' and the repair term, which the
+// functions of the .cc file choose by `kind`.
+class SquashingComponent : public NonlinearComponent {
  public:
-  std::string Type() const override { return "SigmoidComponent"; }
   int32_t Properties() const override {
     return kSimpleComponent | kBackpropNeedsOutput | kPropagateInPlace |
            kStoresStats;
   }
-  std::unique_ptr<Component> Copy() const override;
   void *Propagate(const ComponentPrecomputedIndexes *indexes,
                   const MatrixView &in, MatrixView *out) const override;
+  // in_deriv = out_deriv * f'(x) (from y), plus the self-repair term.
   void Backprop(const std::string &debug_info,
                 const ComponentPrecomputedIndexes *indexes,
                 const MatrixView &in_value, const MatrixView &out_value,
                 const MatrixView &out_deriv, void *memo, Component *to_update,
                 MatrixView *in_deriv) const override;
+  // The outputs and f'(x) (about every other minibatch, always the first).
   void StoreStats(const MatrixView &in_value, const MatrixView &out_value,
                   void *memo) override;
 
+ protected:
+  explicit SquashingComponent(Func kind) : kind_(kind) {}
+
  private:
   void RepairGradients(const MatrixView &out_value, MatrixView *in_deriv,
-                       SigmoidComponent *to_update) const;
+                       SquashingComponent *to_update) const;
+  Func kind_;  // Func::kSigmoid or Func::kTanh
 };
 
-class TanhComponent : public NonlinearComponent {
+class SigmoidComponent : public SquashingComponent {
  public:
-  std::string Type() const override { return "TanhComponent"; }
-  int32_t Properties() const override {
-    return kSimpleComponent | kBackpropNeedsOutput | kPropagateInPlace |
-           kStoresStats;
-  }
+  SigmoidComponent() : SquashingComponent(Func::kSigmoid) {}
+  std::string Type() const override { return "SigmoidComponent"; }
   std::unique_ptr<Component> Copy() const override;
-  void *Propagate(const ComponentPrecomputedIndexes *indexes,
-                  const MatrixView &in, MatrixView *out) const override;
-  void Backprop(const std::string &debug_info,
-                const ComponentPrecomputedIndexes *indexes,
-                const MatrixView &in_value, const MatrixView &out_value,
-                const MatrixView &out_deriv, void *memo, Component *to_update,
-                MatrixView *in_deriv) const override;
-  void StoreStats(const MatrixView &in_value, const MatrixView &out_value,
-                  void *memo) override;
+};
 
- private:
-  void RepairGradients(const MatrixView &out_value, MatrixView *in_deriv,
-                       TanhComponent *to_update) const;
+class TanhComponent : public SquashingComponent {
+ public:
+  TanhComponent() : SquashingComponent(Func::kTanh) {}
+  std::string Type() const override { return "TanhComponent"; }
+  std::unique_ptr<Component> Copy() const override;
 };
 
 class RectifiedLinearComponent : public NonlinearComponent {

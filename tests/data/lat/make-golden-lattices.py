@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes random raw lattices (transition-ids in, words out, as a decoder
 writes them) in Kaldi's text archive form, for the golden determinization
-tests (make-golden.sh runs Kaldi on them).
+tests (make-golden-determinize.sh runs Kaldi on them).
 
 Each lattice is frame-synchronous: `frames` layers of `width` states (the
 first has only the start state, 0; the last one's states are final); every

@@ -92,6 +92,13 @@ TEST_CASE("floats: either width in binary, inf/nan in text", "[io-funcs]") {
   ReadBasicType(text, false, &f);
   CHECK(std::isnan(f));
   CHECK_THROWS_AS(ReadBasicType(text, false, &f), UserError);
+  // The error names the word that is not a number, not what follows it.
+  std::istringstream word("abc\n1");
+  CHECK_THROWS_WITH(ReadBasicType(word, false, &f),
+                    Catch::Contains("Expected a number but found 'abc'"));
+  std::istringstream empty("  ");
+  CHECK_THROWS_WITH(ReadBasicType(empty, false, &f),
+                    Catch::Contains("Expected a number but found"));
 }
 
 TEST_CASE("bool", "[io-funcs]") {

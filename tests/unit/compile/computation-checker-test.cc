@@ -185,6 +185,55 @@ TEST_CASE("Checker: copies and row operations", "[computation]") {
                  c->commands[7] = Cmd(kCompressMatrix, 4, 7, 0);
                }),
                Contains("compression type 7 is not 1..4"));
+  // Range 0 (the sign only) exists for uint8 alone, as in Kaldi.
+  REQUIRE_THAT(SmallError([](NnetComputation *c) {
+                 c->commands[7] = Cmd(0.0f, kCompressMatrix, 4, 4, 1);
+               }),
+               Contains("compression range 0 is invalid"));
+}
+
+// m3 (relu1's output) packed after its last forward use (c6) and unpacked
+// before affine2's backprop reads it (c12), both shifted by the insertions.
+void InsertCompression(NnetComputation *c, float range, int32_t type,
+                       int32_t compress_at, int32_t decompress_at) {
+  const int32_t m3 = 3;
+  if (compress_at >= 0)
+    c->commands.insert(c->commands.begin() + compress_at,
+                       Cmd(range, kCompressMatrix, m3, type, 1));
+  if (decompress_at >= 0)
+    c->commands.insert(c->commands.begin() + decompress_at,
+                       Cmd(kDecompressMatrix, m3));
+}
+
+TEST_CASE("Checker: compression pairs", "[computation]") {
+  const bool kNoRewriteCheck = false;
+  CHECK(SmallError(
+            [](NnetComputation *c) { InsertCompression(c, 10.0f, 1, 7, 13); },
+            kNoRewriteCheck) == "");
+  CHECK_THAT(
+      SmallError(
+          [](NnetComputation *c) { InsertCompression(c, 10.0f, 1, 7, -1); },
+          kNoRewriteCheck),
+      Contains("the next access to m3 after its compression is not its "
+               "decompression"));
+  CHECK_THAT(
+      SmallError(
+          [](NnetComputation *c) { InsertCompression(c, 10.0f, 1, -1, 12); },
+          kNoRewriteCheck),
+      Contains("m3 is decompressed without being compressed"));
+  // Packed after the marker (c8): not between the passes.
+  CHECK_THAT(
+      SmallError(
+          [](NnetComputation *c) { InsertCompression(c, 10.0f, 1, 9, 13); },
+          kNoRewriteCheck),
+      Contains("m3 is not compressed in the forward commands"));
+  // Only the sign, but affine2's backprop needs the value.
+  CHECK_THAT(
+      SmallError(
+          [](NnetComputation *c) { InsertCompression(c, 0.0f, 2, 7, 13); },
+          kNoRewriteCheck),
+      Contains("keeps only its sign (range 0), but its last use is "
+               "not a ReLU's backprop"));
 }
 
 TEST_CASE("Checker: I/O, labels and command types", "[computation]") {

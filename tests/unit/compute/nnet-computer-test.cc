@@ -181,21 +181,22 @@ TEST_CASE("NnetComputer runs matrix copy, add, swap, set-const, compress",
     want.ColRange(3, 3).Scale(0.5f);
     CheckNear(y, want);
   }
-  SECTION("kSetConst on a submatrix, kSwapMatrix, compression no-ops") {
+  SECTION("kSetConst on a submatrix, compression, kSwapMatrix") {
     OpHarness h(4, 3, 4, 3);
     const int32_t other = h.comp.NewMatrix(4, 3, kDefault);
     const int32_t middle = h.comp.NewSubMatrix(other, 1, 2, 1, 1);
     h.ops.emplace_back(kAllocMatrix, other);
     h.ops.emplace_back(kMatrixCopy, other, h.in);
     h.ops.emplace_back(-3.0f, kSetConst, middle);
-    h.ops.emplace_back(kCompressMatrix, other, 2, 0);
+    // int16 with range 10: steps of 10 / 32767, so within half of one.
+    h.ops.emplace_back(10.0f, kCompressMatrix, other, 3, 1);
     h.ops.emplace_back(kDecompressMatrix, other);
     h.ops.emplace_back(kSwapMatrix, h.out, other);  // out gets other's data
     h.ops.emplace_back(kDeallocMatrix, other);
     Matrix y = h.Run(nnet, x, 1.0f);
     Matrix want(x);
     want.Range(1, 2, 1, 1).Set(-3.0f);
-    CheckNear(y, want);
+    CheckNear(y, want, 0.5f * 10.0f / 32767.0f + 1e-6f);
   }
 }
 

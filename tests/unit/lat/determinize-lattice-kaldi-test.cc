@@ -1,5 +1,5 @@
 // Our determinization against Kaldi's on the golden lattices of
-// tests/data/lat (made by make-golden.sh with Kaldi's
+// tests/data/lat (made by make-golden-determinize.sh with Kaldi's
 // lattice-determinize-phone-pruned and lattice-determinize-pruned; see the
 // commands there): the same steps as those programs, then the text Kaldi
 // writes, compared line by line (same states, arcs, order, strings, and
@@ -136,6 +136,15 @@ TEST_CASE("Phone-then-word determinization gives Kaldi's lattices") {
   CompareWithKaldi("raw-grid.txt", "det-phone-noph-grid.txt", run);
   CompareWithKaldi("raw-float.txt", "det-phone-noph-float.txt", run);
   CompareWithKaldi("raw-tie.txt", "det-phone-noph-tie.txt", run);
+  // The phone pass alone: not deterministic on words.
+  opts.phone_determinize = true;
+  opts.word_determinize = false;
+  CompareWithKaldi("raw-grid.txt", "det-phone-noword-grid.txt", run);
+  CompareWithKaldi("raw-float.txt", "det-phone-noword-float.txt", run);
+  CompareWithKaldi("raw-tie.txt", "det-phone-noword-tie.txt", run);
+  // Neither: the lattice converted as it is (with a warning).
+  opts.phone_determinize = false;
+  CompareWithKaldi("raw-grid.txt", "det-phone-none-grid.txt", run);
 }
 
 TEST_CASE(

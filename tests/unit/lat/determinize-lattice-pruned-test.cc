@@ -19,6 +19,7 @@
 #include <limits>
 #include <set>
 
+#include "base/error.h"
 #include "base/io-funcs.h"
 #include "lat/determinize-lattice-phone-pruned.h"
 #include "lat/minimize-lattice.h"
@@ -259,6 +260,35 @@ TEST_CASE("Pushing strings and weights keeps every path") {
       CHECK(best == Approx(0.0).margin(kTolerance));
     }
   }
+}
+
+TEST_CASE("Determinization rejects lattices with cycles or out of order") {
+  // 0 -> 2 -> 1 -> final: acyclic but not topologically sorted.
+  Lattice unsorted;
+  for (int i = 0; i < 3; i++) unsorted.AddState();
+  unsorted.SetStart(0);
+  unsorted.AddArc(0, LatticeArc(1, 1, LatticeWeight(1, 1), 2));
+  unsorted.AddArc(2, LatticeArc(2, 0, LatticeWeight(1, 1), 1));
+  unsorted.SetFinal(1, LatticeWeight::One());
+  CompactLattice clat;
+  CHECK_THROWS_AS(DeterminizeLatticePruned(unsorted, 10.0, &clat), UserError);
+  // The wrapper sorts it; with a cycle it cannot.
+  const TransitionModel tm = ReadHmmModel();
+  Lattice lat(unsorted);
+  CHECK(DeterminizeLatticePhonePrunedWrapper(tm, &lat, 10.0, &clat));
+  CHECK(BestPathsByWords(clat).size() == 1);
+  Lattice cyclic(unsorted);
+  cyclic.AddArc(1, LatticeArc(3, 0, LatticeWeight(1, 1), 2));
+  CHECK_THROWS_AS(
+      DeterminizeLatticePhonePrunedWrapper(tm, &cyclic, 10.0, &clat),
+      UserError);
+  // A transition-id the model does not have (not out of the start state,
+  // whose arcs get no phones).
+  Lattice bad_tid(unsorted);
+  bad_tid.AddArc(2, LatticeArc(99, 0, LatticeWeight(1, 1), 1));
+  CHECK_THROWS_AS(
+      DeterminizeLatticePhonePrunedWrapper(tm, &bad_tid, 10.0, &clat),
+      UserError);
 }
 
 }  // namespace

@@ -69,4 +69,51 @@ TEST_CASE("OptimizeMemoryCompression leaves other computations alone",
   CHECK_FALSE(OptimizeMemoryCompression(rnn, 1, &c));
 }
 
+TEST_CASE("OptimizeMemoryCompression at level 2 packs the other values too",
+          "[optimize-a]") {
+  // Level 2 (Kaldi's): the ReLU output as at level 1, and every other value
+  // kept for the backward pass as int16 in [-10, 10]: here the affine's
+  // input, which its backprop reads for the model update.
+  const Nnet ff = passes_a::NnetFromConfigText(passes_a::kFeedForwardConfig);
+  const NnetComputation before =
+      passes_a::Compile(ff, passes_a::SimpleTrainingRequest(0, 5, 0, 4, true));
+  NnetOptimizeOptions opts;
+  opts.memory_compression_level = 2;
+  opts.check_after_each_pass = true;
+  NnetComputation after = before;
+  Optimize(opts, ff, 3, &after);
+  const std::string listing = passes_a::Listing(ff, after);
+  INFO(listing);
+  CHECK(passes_a::CountOf(listing, ".Compress(uint8, range=0, truncate)") == 1);
+  CHECK(passes_a::CountOf(listing, ".Compress(int16, range=10, truncate)") >=
+        1);
+  CHECK(passes_a::CountOf(listing, ".Compress(") ==
+        passes_a::CountOf(listing, ".Decompress()"));
+  // Results within the int16 steps (10 / 32767).
+  const passes_a::Io io = passes_a::RandomIo(
+      ff, passes_a::SimpleTrainingRequest(0, 5, 0, 4, true), 83);
+  CHECK(passes_a::Compare(passes_a::Run(ff, before, io),
+                          passes_a::Run(ff, after, io), 1e-3f) == "");
+  // A tanh needs its exact value: nothing at level 1, int16 at level 2.
+  const Nnet rnn = passes_a::NnetFromConfigText(passes_a::kRecurrentConfig);
+  NnetComputation c =
+      passes_a::Compile(rnn, passes_a::SimpleTrainingRequest(0, 3, 0, 3, true));
+  Optimize(opts, rnn, 2, &c);
+  CHECK(passes_a::CountOf(passes_a::Listing(rnn, c),
+                          ".Compress(int16, range=10, truncate)") > 0);
+}
+
+TEST_CASE("OptimizeMemoryCompression runs with --optimize=false, as in Kaldi",
+          "[optimize-a]") {
+  const Nnet ff = passes_a::NnetFromConfigText(passes_a::kFeedForwardConfig);
+  NnetComputation c =
+      passes_a::Compile(ff, passes_a::SimpleTrainingRequest(0, 5, 0, 4, true));
+  NnetOptimizeOptions opts;
+  opts.optimize = false;
+  opts.check_after_each_pass = true;
+  Optimize(opts, ff, 3, &c);
+  CHECK(passes_a::CountOf(passes_a::Listing(ff, c),
+                          ".Compress(uint8, range=0, truncate)") == 1);
+}
+
 }  // namespace nnet3

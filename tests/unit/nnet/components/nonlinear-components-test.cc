@@ -360,6 +360,30 @@ TEST_CASE("Sigmoid and tanh self-repair push saturated inputs towards 0",
   }
 }
 
+TEST_CASE("Sigmoid and tanh self-repair default to Kaldi's lower thresholds",
+          "[nonlinear]") {
+  // One dimension whose derivative is 0.1: above sigmoid's default lower
+  // threshold (0.05), below tanh's (0.2).
+  struct Case {
+    const char *type;
+    float x;
+    double repaired;
+  } cases[] = {{"SigmoidComponent", -2.0634f, 0},
+               {"TanhComponent", 1.8184f, 1}};
+  for (const Case &k : cases) {
+    INFO(k.type);
+    auto c = ComponentFromConfig(std::string("type=") + k.type +
+                                 " dim=1 self-repair-scale=0.01");
+    Matrix in = MatrixFromRows({{k.x}});
+    StoreStatsOf(c.get(), in);
+    CHECK(AsNonlinear(c)->DerivAvg().ToHost()[0] == Approx(0.1).epsilon(1e-3));
+    auto to_update = c->Copy();
+    to_update->ZeroStats();
+    RepairTerm(*c, in, to_update.get());
+    CHECK(AsNonlinear(to_update)->NumDimsSelfRepaired() == k.repaired);
+  }
+}
+
 TEST_CASE("ReLU self-repair revives dead units and tames always-on ones",
           "[nonlinear]") {
   // Dim 0 never active, dim 1 always active, dims 2 and 3 half the time.
