@@ -178,6 +178,43 @@ for log in analyze_alignments.log analyze_lattice_depth_stats.log; do
 done
 grep Overall "$decode/log/analyze_lattice_depth_stats.log"
 
+# Our own recipe scripts (egs/decode: steps/decode.sh, local/score.sh ->
+# egs/utils/score.sh; no Kaldi script on PATH) on the same system, against
+# Kaldi's decode directory.
+echo "== egs/decode/steps/decode.sh --nj $nj exp/tri1/graph_$graph data/test_hires $decode"
+if [ "$stage" -le 0 ]; then
+  rm -rf ours && mkdir -p ours/data ours/exp/nnet3/tdnn || exit 1
+  ln -s "$root/egs/decode/steps" "$root/egs/decode/local" ours/
+  cp -r data/test_hires ours/data/ && rm -rf ours/data/test_hires/split*
+  ln -s "$dir/exp/tri1" ours/exp/tri1
+  ln -s "$dir"/exp/nnet3/tdnn/{final.mdl,cmvn_opts} ours/exp/nnet3/tdnn/
+  printf 'NNET3_BUILD=%s\n. %s\nexport PATH=%s\n' "$(dirname "$bin")" \
+    "$root/egs/decode/path.sh" "$bin${decoder:+:$decoder}:$clean_path" > ours/path.sh
+  (cd ours && steps/decode.sh --nj "$nj" "exp/tri1/graph_$graph" data/test_hires \
+    "$decode") 2>&1 | tee ours.out
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "$0: egs/decode/steps/decode.sh failed" >&2; status=1; }
+fi
+cat "ours/$decode/scoring_kaldi/best_wer"
+if cmp -s "ours/$decode/scoring_kaldi/best_wer" "$kaldi_decode/scoring_kaldi/best_wer"
+then echo "best_wer (egs/decode): same as Kaldi's"
+else echo "best_wer (egs/decode): DIFFERENT"; status=1; fi
+same=0 differ=0
+for f in $wers; do
+  if [ "$(grep WER "ours/$decode/$f")" = "$(grep WER "$kaldi_decode/$f")" ]; then
+    same=$((same + 1))
+  else differ=$((differ + 1)); echo "  differs: $f"; fi
+done
+echo "%WER lines (egs/decode): $same identical, $differ different"
+compare_ours=$(cd "$kaldi_decode" && ls scoring_kaldi/penalty_*/*.txt)
+same=0
+for f in $compare_ours; do cmp -s "ours/$decode/$f" "$kaldi_decode/$f" && same=$((same + 1)); done
+echo "hypotheses (egs/decode): $same of $(wc -w <<< "$compare_ours") identical"
+if [ "$(cat "ours/$decode/log/analyze_lattice_depth_stats.log")" = \
+  "$(grep Overall "$kaldi_decode/log/analyze_lattice_depth_stats.log")" ]; then
+  echo "lattice depth line (egs/decode): same as Kaldi's analyze_lats.sh"
+else echo "lattice depth line (egs/decode): DIFFERENT"; status=1; fi
+[ $differ -eq 0 ] || status=1
+
 if $mbr; then
   # Each in its own directory: Kaldi's scoring script sources ./path.sh.
   echo "== score_kaldi.sh --decode-mbr true on Kaldi's lattices: our programs, then Kaldi's"
