@@ -123,6 +123,19 @@ expect_error strict "No hypothesis for key te01-0006" \
   "compute-wer --mode=strict ark:$G/text ark:$G/hyp10.txt"
 expect_error strict-bootci "No hypothesis for key te01-0006" \
   "compute-wer-bootci ark:$G/text ark:$G/hyp10.txt"
+# A hypothesis whose key the reference lacks is not scored, as by Kaldi's
+# compute-wer (no message, exit 0, the same report, in strict mode too);
+# align-text, reading the hypotheses first, warns naming the key (Kaldi too).
+{ cat "$G/hyp17.txt"; echo "zz-0001 extra words"; } > hyp-extra.txt
+expect_ok extra-key "compute-wer --mode=all ark:$G/text ark:hyp-extra.txt > wer-extra.txt"
+same_file extra-key wer-extra.txt "$G/wer-all.txt"
+{ cat "$G/text"; echo "zz-0001 extra words"; } > ref-extra.txt
+expect_ok extra-key-strict "compute-wer --mode=strict ark:$G/text ark:ref-extra.txt > wer-strict.txt"
+grep -q '^%WER 0.00 \[ 0 / [1-9][0-9]*, 0 ins, 0 del, 0 sub \]$' wer-strict.txt &&
+  grep -q '^Scored 7 sentences, 0 not present in hyp.$' wer-strict.txt ||
+  fail "extra-key-strict: $(cat wer-strict.txt)"
+expect_exit extra-key-align 0 "Key zz-0001 is in ark:hyp-extra.txt, but not in ark:$G/text" \
+  "align-text ark:hyp-extra.txt ark:$G/text ark:/dev/null"
 expect_error bad-mode 'expected "present"\|"all"\|"strict", got some' \
   "compute-wer --mode=some ark:$G/text ark:$G/hyp10.txt"
 expect_error both-scales 'not both' \
