@@ -69,14 +69,14 @@ int main(int argc, char *argv[]) {
                    &composed, &ilabels);
     {
       Output ko(po.GetArg(1), binary, /*write_header=*/true, /*atomic=*/true);
-      WriteILabelInfo(ko.Stream(), binary, ilabels);
+      ilabels.Write(ko.Stream(), binary);
       ko.Close();
     }
     if (!disambig_wxfilename.empty()) {
       std::vector<int32_t> disambig_out;
-      for (size_t i = 0; i < ilabels.size(); i++)
+      for (int32_t i = 0; i < ilabels.Size(); i++)
         if (ilabels[i].size() == 1 && ilabels[i][0] <= 0)
-          disambig_out.push_back(static_cast<int32_t>(i));
+          disambig_out.push_back(i);
       WriteIntegerVectorSimple(disambig_wxfilename, disambig_out);
     }
     WriteFstKaldi(composed, po.GetOptArg(3));

@@ -6,7 +6,7 @@
 #include "base/options.h"
 #include "base/program.h"
 #include "compute/am-nnet-simple.h"
-#include "fstext/context-fst.h"
+#include "fstext/ilabel-info.h"
 #include "fstext/kaldi-fst-io.h"
 #include "hmm/h-transducer.h"
 #include "util/kaldi-io.h"
@@ -52,7 +52,7 @@ int main(int argc, char *argv[]) {
       bool binary;
       Input ki(po.GetArg(1), &binary);
       try {
-        ReadILabelInfo(ki.Stream(), binary, &ilabel_info);
+        ilabel_info.Read(ki.Stream(), binary);
       } catch (const UserError &e) {
         RethrowWithContext(e, "Reading the ilabel-info '" +
                                   PrintableRxfilename(po.GetArg(1)) + "'");

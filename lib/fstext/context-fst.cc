@@ -3,7 +3,6 @@
 #include <fst/project.h>
 
 #include <algorithm>
-#include <queue>
 #include <string>
 #include <utility>
 
@@ -41,12 +40,6 @@ bool IsIn(const std::vector<bool> &table, Label label) {
          table[label];
 }
 
-struct PairHash {
-  size_t operator()(const std::pair<StateId, StateId> &p) const {
-    return static_cast<size_t>(p.first) * 7853 + static_cast<size_t>(p.second);
-  }
-};
-
 // The sorted non-epsilon input labels of `fst`.
 std::vector<int32_t> InputSymbols(const fst::StdVectorFst &fst) {
   std::vector<int32_t> symbols;
@@ -58,74 +51,72 @@ std::vector<int32_t> InputSymbols(const fst::StdVectorFst &fst) {
   return symbols;
 }
 
+// The states of a composition, numbered as they are first reached: the
+// (left, right) pair of each, and for each right state the list of those
+// that have it (few: one per left context that reaches it).
+class ComposedStates {
+ public:
+  explicit ComposedStates(StateId num_right_states)
+      : first_with_right_(num_right_states, fst::kNoStateId) {}
+  // The state of (left, right), added to `out` if new.
+  StateId FindOrAdd(StateId left, StateId right, fst::StdVectorFst *out) {
+    for (StateId id = first_with_right_[right]; id != fst::kNoStateId;
+         id = next_with_same_right_[id])
+      if (pairs_[id].first == left) return id;
+    const StateId id = out->AddState();
+    NNET3_ASSERT(id == static_cast<StateId>(pairs_.size()));
+    pairs_.emplace_back(left, right);
+    next_with_same_right_.push_back(first_with_right_[right]);
+    first_with_right_[right] = id;
+    return id;
+  }
+  StateId NumStates() const { return static_cast<StateId>(pairs_.size()); }
+  const std::pair<StateId, StateId> &Pair(StateId id) const {
+    return pairs_[id];
+  }
+
+ private:
+  std::vector<std::pair<StateId, StateId>> pairs_;
+  std::vector<StateId> first_with_right_;
+  std::vector<StateId> next_with_same_right_;
+};
+
 // *out = inverse(left) o right, breadth first from the start pair: states
-// numbered as first reached, arcs in the order of right's arcs.
+// numbered as first reached (so visiting them in order is the breadth-first
+// queue), arcs in the order of right's arcs.
 void ComposeWithInverse(const fst::StdVectorFst &right, InverseContextFst *left,
                         fst::StdVectorFst *out) {
   out->DeleteStates();
   if (right.Start() == fst::kNoStateId) return;
-  using StatePair = std::pair<StateId, StateId>;
-  std::unordered_map<StatePair, StateId, PairHash> state_map;
-  std::queue<StatePair> queue;
-  const StatePair start(left->Start(), right.Start());
-  out->SetStart(out->AddState());
-  state_map.emplace(start, 0);
-  queue.push(start);
-  while (!queue.empty()) {
-    const StatePair q = queue.front();
-    queue.pop();
-    const StateId q_out = state_map[q];
+  ComposedStates states(right.NumStates());
+  out->SetStart(states.FindOrAdd(left->Start(), right.Start(), out));
+  for (StateId q = 0; q < states.NumStates(); q++) {
+    const StateId q_left = states.Pair(q).first,
+                  q_right = states.Pair(q).second;
     const Weight final_weight =
-        fst::Times(left->Final(q.first), right.Final(q.second));
-    if (final_weight != Weight::Zero()) out->SetFinal(q_out, final_weight);
-    for (fst::ArcIterator<fst::StdVectorFst> it(right, q.second); !it.Done();
+        fst::Times(left->Final(q_left), right.Final(q_right));
+    if (final_weight != Weight::Zero()) out->SetFinal(q, final_weight);
+    out->ReserveArcs(q, right.NumArcs(q_right));
+    for (fst::ArcIterator<fst::StdVectorFst> it(right, q_right); !it.Done();
          it.Next()) {
       const StdArc &arc = it.Value();
-      StdArc left_arc(0, 0, Weight::One(), q.first);
-      if (arc.ilabel != 0 && !left->GetArc(q.first, arc.ilabel, &left_arc))
+      if (arc.ilabel == 0) {
+        out->AddArc(q, StdArc(0, arc.olabel, arc.weight,
+                              states.FindOrAdd(q_left, arc.nextstate, out)));
         continue;
-      const StatePair next(left_arc.nextstate, arc.nextstate);
-      auto inserted = state_map.emplace(next, out->NumStates());
-      if (inserted.second) {
-        out->AddState();
-        queue.push(next);
       }
+      StdArc left_arc;
+      if (!left->GetArc(q_left, arc.ilabel, &left_arc)) continue;
       // The inverse: left's output label is our input.
-      out->AddArc(
-          q_out,
-          StdArc(arc.ilabel == 0 ? 0 : left_arc.olabel, arc.olabel,
-                 arc.ilabel == 0 ? arc.weight
-                                 : fst::Times(left_arc.weight, arc.weight),
-                 inserted.first->second));
+      const StateId next =
+          states.FindOrAdd(left_arc.nextstate, arc.nextstate, out);
+      out->AddArc(q, StdArc(left_arc.olabel, arc.olabel,
+                            fst::Times(left_arc.weight, arc.weight), next));
     }
   }
 }
 
 }  // namespace
-
-size_t IntVectorHash::operator()(const std::vector<int32_t> &v) const {
-  size_t h = 0;
-  for (int32_t x : v) h = h * 7853 + static_cast<size_t>(x);
-  return h;
-}
-
-void WriteILabelInfo(std::ostream &os, bool binary, const ILabelInfo &info) {
-  WriteBasicType(os, binary, static_cast<int32_t>(info.size()));
-  for (const auto &entry : info) WriteIntegerVector(os, binary, entry);
-}
-
-void ReadILabelInfo(std::istream &is, bool binary, ILabelInfo *info) {
-  int32_t size;
-  ReadBasicType(is, binary, &size);
-  // An entry takes at least 4 bytes ("[ ]\n"; binary: size byte + count).
-  CheckCountFits(is, size, 4, "The number of ilabels");
-  info->clear();
-  info->reserve(std::min<int64_t>(size, kUnknownSizeReserve));
-  for (int32_t i = 0; i < size; i++) {
-    info->emplace_back();
-    ReadIntegerVector(is, binary, &info->back());
-  }
-}
 
 InverseContextFst::InverseContextFst(Label subsequential_symbol,
                                      const std::vector<int32_t> &phones,
@@ -162,20 +153,16 @@ InverseContextFst::InverseContextFst(Label subsequential_symbol,
 
 InverseContextFst::StateId InverseContextFst::FindState(
     const std::vector<int32_t> &seq) {
-  auto inserted = state_map_.emplace(seq, state_seqs_.size());
-  if (inserted.second) state_seqs_.push_back(seq);
-  return inserted.first->second;
+  return state_table_.FindOrAdd(seq, &state_seqs_);
 }
 
 InverseContextFst::Label InverseContextFst::FindLabel(
     const std::vector<int32_t> &info) {
-  auto inserted = label_map_.emplace(info, ilabel_info_.size());
-  if (inserted.second) ilabel_info_.push_back(info);
-  return inserted.first->second;
+  return label_table_.FindOrAdd(info, &ilabel_info_);
 }
 
 InverseContextFst::Weight InverseContextFst::Final(StateId s) const {
-  NNET3_ASSERT(s >= 0 && static_cast<size_t>(s) < state_seqs_.size());
+  NNET3_ASSERT(s >= 0 && s < state_seqs_.Size());
   // With right context, a state is final only once the last phone has
   // been output, i.e. "$" has reached the central position.
   if (central_position_ < context_width_ - 1 &&
@@ -184,37 +171,30 @@ InverseContextFst::Weight InverseContextFst::Final(StateId s) const {
   return Weight::One();
 }
 
-std::vector<int32_t> InverseContextFst::FullWindow(
-    const std::vector<int32_t> &seq, Label label) const {
-  std::vector<int32_t> window;
-  window.reserve(context_width_);
-  window.insert(window.end(), seq.begin(), seq.end());
-  window.push_back(label);
+void InverseContextFst::PhoneOrEndArc(StateId s, Label ilabel, Arc *arc) {
+  // seq is not used after FindState (which may grow state_seqs_).
+  const IntSequenceList::Entry seq = state_seqs_[s];
+  window_.assign(seq.begin(), seq.end());
+  window_.push_back(ilabel);
   for (int32_t i = central_position_ + 1; i < context_width_; i++)
-    if (window[i] == subsequential_symbol_) window[i] = 0;
-  return window;
-}
-
-void InverseContextFst::PhoneOrEndArc(const std::vector<int32_t> &seq,
-                                      Label ilabel, Arc *arc) {
-  std::vector<int32_t> window = FullWindow(seq, ilabel);
-  std::vector<int32_t> next_seq(seq);
-  if (!next_seq.empty()) {
-    next_seq.erase(next_seq.begin());
-    next_seq.push_back(ilabel);
+    if (window_[i] == subsequential_symbol_) window_[i] = 0;
+  // The next state: seq shifted left, ilabel appended ("$" stays "$").
+  next_seq_.clear();
+  if (!seq.empty()) {
+    next_seq_.assign(seq.begin() + 1, seq.end());
+    next_seq_.push_back(ilabel);
   }
   arc->ilabel = ilabel;
   arc->weight = Weight::One();
-  arc->nextstate = FindState(next_seq);
+  arc->nextstate = FindState(next_seq_);
   // No phone at the central position yet (the start of the graph): no
   // output.
   arc->olabel =
-      window[central_position_] == 0 ? pseudo_eps_symbol_ : FindLabel(window);
+      window_[central_position_] == 0 ? pseudo_eps_symbol_ : FindLabel(window_);
 }
 
 bool InverseContextFst::GetArc(StateId s, Label ilabel, Arc *arc) {
-  NNET3_ASSERT(ilabel != 0 && s >= 0 &&
-               static_cast<size_t>(s) < state_seqs_.size());
+  NNET3_ASSERT(ilabel != 0 && s >= 0 && s < state_seqs_.Size());
   if (IsIn(is_disambig_, ilabel)) {  // a self-loop
     arc->ilabel = ilabel;
     arc->olabel = FindLabel({-ilabel});
@@ -222,11 +202,11 @@ bool InverseContextFst::GetArc(StateId s, Label ilabel, Arc *arc) {
     arc->nextstate = s;
     return true;
   }
-  // A copy: FindState may grow state_seqs_.
-  const std::vector<int32_t> seq = state_seqs_[s];
+  const IntSequenceList::Entry seq = state_seqs_[s];
   if (IsIn(is_phone_, ilabel)) {
     // No phone after "$".
-    if (!seq.empty() && seq.back() == subsequential_symbol_) return false;
+    if (!seq.empty() && seq[seq.size() - 1] == subsequential_symbol_)
+      return false;
   } else if (ilabel == subsequential_symbol_) {
     // No "$" at the central position (nothing left to output).
     if (central_position_ + 1 == context_width_ ||
@@ -236,7 +216,7 @@ bool InverseContextFst::GetArc(StateId s, Label ilabel, Arc *arc) {
     NNET3_ERR << "ContextFst: CreateArc, invalid ilabel supplied [confusion "
               << "about phone list or disambig symbols?]: " << ilabel;
   }
-  PhoneOrEndArc(seq, ilabel, arc);
+  PhoneOrEndArc(s, ilabel, arc);
   return true;
 }
 
@@ -245,11 +225,15 @@ void AddSubsequentialLoop(StdArc::Label subseq_symbol,
   std::vector<StateId> final_states;
   for (StateId s = 0; s < fst->NumStates(); s++)
     if (fst->Final(s) != Weight::Zero()) final_states.push_back(s);
+  // Exact reservations: LG is large, and growing by doubling would not be.
+  fst->ReserveStates(fst->NumStates() + 1);
   const StateId superfinal = fst->AddState();
   fst->AddArc(superfinal, StdArc(subseq_symbol, 0, Weight::One(), superfinal));
   fst->SetFinal(superfinal, Weight::One());
-  for (StateId s : final_states)
+  for (StateId s : final_states) {
+    fst->ReserveArcs(s, fst->NumArcs(s) + 1);
     fst->AddArc(s, StdArc(subseq_symbol, 0, fst->Final(s), superfinal));
+  }
 }
 
 void ComposeContext(const std::vector<int32_t> &disambig_syms_in,

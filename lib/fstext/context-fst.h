@@ -11,41 +11,28 @@
 //                                 for "none" at the start or end
 // numbered in the order the composition first needs them.
 //
-//   std::vector<std::vector<int32_t>> ilabels;
+//   ILabelInfo ilabels;                         // ilabel-info.h
 //   fst::StdVectorFst clg;
 //   ComposeContext(disambig_phones, /*context_width=*/3,
 //                  /*central_position=*/1, &lg, &clg, &ilabels);
-//   WriteILabelInfo(os, binary, ilabels);
+//   ilabels.Write(os, binary);
 //
 // The result is the FST and list Kaldi's ComposeContext makes (same states,
 // arcs, order and numbering): a breadth-first composition of LG, with a
 // subsequential loop added to its final states when there is right context,
 // with the inverse of C (a deterministic on-demand FST whose states are the
-// last N-1 phones seen). ilabel_info files: an int32 count, then one Kaldi
-// integer vector per entry (binary or text).
+// last N-1 phones seen).
 #ifndef NNET3_FSTEXT_CONTEXT_FST_H_
 #define NNET3_FSTEXT_CONTEXT_FST_H_
 
 #include <fst/vector-fst.h>
 
 #include <cstdint>
-#include <istream>
-#include <ostream>
-#include <unordered_map>
 #include <vector>
 
+#include "fstext/ilabel-info.h"
+
 namespace nnet3 {
-
-using ILabelInfo = std::vector<std::vector<int32_t>>;
-
-void WriteILabelInfo(std::ostream &os, bool binary, const ILabelInfo &info);
-// UserError if malformed.
-void ReadILabelInfo(std::istream &is, bool binary, ILabelInfo *info);
-
-// Hash of an integer sequence, for the maps below.
-struct IntVectorHash {
-  size_t operator()(const std::vector<int32_t> &v) const;
-};
 
 // The inverse of C: from phones (and disambiguation symbols, and the
 // subsequential symbol "$" that ends a sequence) to ilabels, deterministic,
@@ -74,17 +61,14 @@ class InverseContextFst {
   bool GetArc(StateId s, Label ilabel, Arc *arc);
 
   const ILabelInfo &IlabelInfo() const { return ilabel_info_; }
-  void SwapIlabelInfo(ILabelInfo *info) { ilabel_info_.swap(*info); }
+  // Hands over the ilabels; the FST can give no more arcs after that.
+  void SwapIlabelInfo(ILabelInfo *info) { ilabel_info_.Swap(info); }
 
  private:
   StateId FindState(const std::vector<int32_t> &seq);
   Label FindLabel(const std::vector<int32_t> &info);
-  // The window of state `seq` followed by `label`, with "$" after the
-  // central position written as 0.
-  std::vector<int32_t> FullWindow(const std::vector<int32_t> &seq,
-                                  Label label) const;
-  // The arc for a phone or "$" from `seq`.
-  void PhoneOrEndArc(const std::vector<int32_t> &seq, Label ilabel, Arc *arc);
+  // The arc for a phone or "$" out of state s.
+  void PhoneOrEndArc(StateId s, Label ilabel, Arc *arc);
 
   int32_t context_width_;
   int32_t central_position_;
@@ -94,10 +78,12 @@ class InverseContextFst {
   // The output for a window with no phone yet at the central position:
   // epsilon, or the #-1 symbol (ilabel 1).
   Label pseudo_eps_symbol_ = 0;
-  std::unordered_map<std::vector<int32_t>, StateId, IntVectorHash> state_map_;
-  std::vector<std::vector<int32_t>> state_seqs_;
-  std::unordered_map<std::vector<int32_t>, Label, IntVectorHash> label_map_;
+  IntSequenceList state_seqs_;  // the N-1 phones seen
+  SequenceTable state_table_;
   ILabelInfo ilabel_info_;
+  SequenceTable label_table_;
+  // Scratch space of PhoneOrEndArc.
+  std::vector<int32_t> window_, next_seq_;
 };
 
 // Adds a state that is final, with a loop of `subseq_symbol`:epsilon, and

@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -83,6 +84,16 @@ void MakePrecedingInputSymbolsSameClass(bool start_is_epsilon,
     }
   }
   std::map<std::pair<StateId, Class>, StateId> new_state_of;
+  {
+    // Room for the new states up front (large graphs: no doubling).
+    std::set<std::pair<StateId, Class>> keys;
+    for (const auto &change : to_change) {
+      fst::ArcIterator<fst::Fst<Arc>> it(*fst, change.first);
+      it.Seek(change.second);
+      keys.emplace(it.Value().nextstate, f(it.Value().ilabel));
+    }
+    fst->ReserveStates(fst->NumStates() + keys.size());
+  }
   for (const auto &change : to_change) {
     fst::MutableArcIterator<fst::MutableFst<Arc>> it(fst, change.first);
     it.Seek(change.second);
@@ -129,6 +140,11 @@ void MakeFollowingInputSymbolsSameClass(bool end_is_epsilon,
     if (bad) bad_states.push_back(s);
   }
   std::vector<Arc> arcs;
+  StateId num_new = 0;
+  for (StateId s : bad_states)
+    for (fst::ArcIterator<fst::Fst<Arc>> it(*fst, s); !it.Done(); it.Next())
+      num_new += it.Value().ilabel != 0;
+  fst->ReserveStates(fst->NumStates() + num_new);
   for (StateId s : bad_states) {
     arcs.clear();
     for (fst::ArcIterator<fst::Fst<Arc>> it(*fst, s); !it.Done(); it.Next())

@@ -211,9 +211,22 @@ SplitEventMap::SplitEventMap(EventKeyType key,
       no_(std::move(no)) {
   NNET3_ASSERT(yes_ && no_);
   NNET3_ASSERT(std::is_sorted(yes_set_.begin(), yes_set_.end()));
+  if (yes_set_.empty()) return;
+  lowest_ = yes_set_.front();
+  highest_ = yes_set_.back();
+  const int64_t range = int64_t{highest_} - lowest_ + 1;
+  contiguous_ = range == static_cast<int64_t>(yes_set_.size());
+  // A bit per value in the range, where that is smaller than the list.
+  if (!contiguous_ && range < static_cast<int64_t>(yes_set_.size()) * 32) {
+    in_set_.assign(range, false);
+    for (EventValueType v : yes_set_) in_set_[v - lowest_] = true;
+  }
 }
 
 bool SplitEventMap::IsYes(EventValueType value) const {
+  if (value < lowest_ || value > highest_) return false;
+  if (contiguous_) return true;
+  if (!in_set_.empty()) return in_set_[value - lowest_];
   return std::binary_search(yes_set_.begin(), yes_set_.end(), value);
 }
 

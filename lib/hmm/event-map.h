@@ -127,6 +127,11 @@ class SplitEventMap : public EventMap {
 
   EventKeyType key_;
   std::vector<EventValueType> yes_set_;
+  // For IsYes: the set's range, and whether each value in it is a member
+  // when that is compact (else binary search); empty when contiguous.
+  EventValueType lowest_ = 1, highest_ = 0;
+  std::vector<bool> in_set_;
+  bool contiguous_ = false;
   std::unique_ptr<EventMap> yes_;
   std::unique_ptr<EventMap> no_;
 };

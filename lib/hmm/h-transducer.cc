@@ -163,10 +163,10 @@ std::unique_ptr<StdVectorFst> GetHmmAsFsa(
 }
 
 std::unique_ptr<StdVectorFst> GetHTransducer(
-    const std::vector<std::vector<int32_t>> &ilabel_info,
-    const ContextDependency &ctx_dep, const TransitionModel &trans_model,
-    const HTransducerConfig &config, std::vector<int32_t> *disambig_tids) {
-  if (ilabel_info.empty() || !ilabel_info[0].empty())
+    const ILabelInfo &ilabel_info, const ContextDependency &ctx_dep,
+    const TransitionModel &trans_model, const HTransducerConfig &config,
+    std::vector<int32_t> *disambig_tids) {
+  if (ilabel_info.Size() == 0 || !ilabel_info[0].empty())
     NNET3_ERR << "Bad ilabel-info: entry 0 must be empty (epsilon)";
   disambig_tids->clear();
   int32_t next_disambig = trans_model.NumTransitionIds() + 1;
@@ -174,12 +174,12 @@ std::unique_ptr<StdVectorFst> GetHTransducer(
   h->AddState();
   h->SetStart(0);
   h->SetFinal(0, Weight::One());
+  h->ReserveArcs(0, ilabel_info.Size());  // at most one arc per ilabel
   // Windows with the same phone and pdfs share one acceptor in H: the arc
   // from state 0 into it, by (phone, pdfs).
   std::map<std::pair<int32_t, std::vector<int32_t>>, StdArc> entry_arcs;
-  for (size_t i = 1; i < ilabel_info.size(); i++) {
-    const std::vector<int32_t> &info = ilabel_info[i];
-    const int32_t olabel = static_cast<int32_t>(i);
+  for (int32_t i = 1; i < ilabel_info.Size(); i++) {
+    const std::vector<int32_t> info = ilabel_info[i].ToVector();
     StdArc entry_arc;
     if (info.empty())
       NNET3_ERR << "Bad ilabel-info: entry " << i << " is empty";
@@ -189,7 +189,7 @@ std::unique_ptr<StdVectorFst> GetHTransducer(
                   << " ] seems to be for a grammar "
                   << "FST, which is not supported (or the file is corrupt)";
       disambig_tids->push_back(next_disambig);
-      AddToLoop(*TrivialAcceptor(next_disambig++), olabel, h.get(), &entry_arc);
+      AddToLoop(*TrivialAcceptor(next_disambig++), i, h.get(), &entry_arc);
       continue;
     }
     std::vector<int32_t> pdfs =
@@ -199,12 +199,12 @@ std::unique_ptr<StdVectorFst> GetHTransducer(
     auto found = entry_arcs.find(key);
     if (found != entry_arcs.end()) {
       entry_arc = found->second;
-      entry_arc.olabel = olabel;
+      entry_arc.olabel = i;
       h->AddArc(0, entry_arc);
       continue;
     }
     const auto fsa = BuildHmmFsa(phone, key.second, trans_model, config);
-    if (AddToLoop(*fsa, olabel, h.get(), &entry_arc))
+    if (AddToLoop(*fsa, i, h.get(), &entry_arc))
       entry_arcs.emplace(std::move(key), entry_arc);
   }
   return h;

@@ -3,7 +3,7 @@
 // fstcomposecontext numbered in its ilabel_info, without self-loops
 // (add-self-loops adds those, self-loops.h).
 //
-//   std::vector<std::vector<int32_t>> ilabel_info;   // from ReadILabelInfo
+//   ILabelInfo ilabel_info;       // fstext/ilabel-info.h; ilabel_info.Read()
 //   HTransducerConfig config;                         // --transition-scale
 //   std::vector<int32_t> disambig_tids;
 //   std::unique_ptr<fst::StdVectorFst> H = GetHTransducer(
@@ -39,6 +39,7 @@
 #include <memory>
 #include <vector>
 
+#include "fstext/ilabel-info.h"
 #include "hmm/context-dependency.h"
 #include "hmm/transition-model.h"
 
@@ -57,9 +58,9 @@ std::unique_ptr<fst::StdVectorFst> GetHmmAsFsa(
     std::vector<int32_t> *pdfs);
 
 std::unique_ptr<fst::StdVectorFst> GetHTransducer(
-    const std::vector<std::vector<int32_t>> &ilabel_info,
-    const ContextDependency &ctx_dep, const TransitionModel &trans_model,
-    const HTransducerConfig &config, std::vector<int32_t> *disambig_tids);
+    const ILabelInfo &ilabel_info, const ContextDependency &ctx_dep,
+    const TransitionModel &trans_model, const HTransducerConfig &config,
+    std::vector<int32_t> *disambig_tids);
 
 }  // namespace nnet3
 

@@ -71,6 +71,9 @@ void AddSelfLoopArc(const TransitionModel &trans_model, int32_t trans_state,
   const int32_t tid = trans_model.SelfLoopOf(trans_state);
   if (tid == 0) return;
   const float log_prob = trans_model.GetTransitionLogProb(tid);
+  // One more arc: grow the state's arcs by one, not by doubling (graphs are
+  // large).
+  fst->ReserveArcs(s, fst->NumArcs(s) + 1);
   fst->AddArc(s, StdArc(tid, 0, Weight(-log_prob * self_loop_scale), s));
 }
 
