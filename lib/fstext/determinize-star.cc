@@ -234,9 +234,9 @@ class DeterminizerStar {
   };
   // Hashes states and strings only; weights are compared within delta.
   struct SubsetHash {
-    size_t operator()(const Subset *subset) const {
+    size_t operator()(const Subset &subset) const {
       size_t hash = 0, factor = 1;
-      for (const Element &e : *subset) {
+      for (const Element &e : subset) {
         hash *= factor;
         hash += e.state + size_t(103333) * e.string;
         factor *= 23531;
@@ -246,10 +246,10 @@ class DeterminizerStar {
   };
   struct SubsetEqual {
     float delta;
-    bool operator()(const Subset *a, const Subset *b) const {
-      if (a->size() != b->size()) return false;
-      for (size_t i = 0; i < a->size(); ++i) {
-        const Element &x = (*a)[i], &y = (*b)[i];
+    bool operator()(const Subset &a, const Subset &b) const {
+      if (a.size() != b.size()) return false;
+      for (size_t i = 0; i < a.size(); ++i) {
+        const Element &x = a[i], &y = b[i];
         if (x.state != y.state || x.string != y.string ||
             !fst::ApproxEqual(x.weight, y.weight, delta))
           return false;
@@ -269,8 +269,9 @@ class DeterminizerStar {
   int max_states_;
   bool allow_partial_;
   LabelSequenceRepository strings_;
-  std::unordered_map<const Subset *, StateId, SubsetHash, SubsetEqual> subsets_;
-  std::deque<std::unique_ptr<Subset>> owned_subsets_;
+  // The subsets found so far (the map's nodes hold them, so the queue can
+  // point at them).
+  std::unordered_map<Subset, StateId, SubsetHash, SubsetEqual> subsets_;
   std::deque<std::pair<const Subset *, StateId>> queue_;
   std::vector<std::vector<TempArc>> arcs_;  // by state of the result
   StarEpsilonClosure<Arc> closure_;
@@ -300,12 +301,10 @@ bool DeterminizerStar<Arc>::Determinize() {
 // The state of `subset`, added (and queued) if new.
 template <class Arc>
 typename Arc::StateId DeterminizerStar<Arc>::StateOf(const Subset &subset) {
-  auto it = subsets_.find(&subset);
+  auto it = subsets_.find(subset);
   if (it != subsets_.end()) return it->second;
-  owned_subsets_.push_back(std::make_unique<Subset>(subset));
-  const Subset *stored = owned_subsets_.back().get();
   const StateId state = static_cast<StateId>(arcs_.size());
-  subsets_.emplace(stored, state);
+  const Subset *stored = &subsets_.emplace(subset, state).first->first;
   arcs_.emplace_back();
   if (allow_partial_)
     queue_.emplace_back(stored, state);  // breadth first
@@ -425,8 +424,7 @@ void DeterminizerStar<Arc>::AddArc(StateId state, Label ilabel, Subset *next) {
 template <class Arc>
 void DeterminizerStar<Arc>::Output(fst::MutableFst<Arc> *ofst) {
   const StateId num_states = static_cast<StateId>(arcs_.size());
-  subsets_.clear();
-  owned_subsets_.clear();
+  decltype(subsets_)().swap(subsets_);
   ifst_.reset();
   ofst->DeleteStates();
   if (num_states == 0) {
