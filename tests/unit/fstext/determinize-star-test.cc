@@ -42,12 +42,12 @@ TEST_CASE("DeterminizeStar by hand", "[fstext]") {
   // Input 1 has output 5 on one path and nothing on the other: the output
   // waits until the next input tells the paths apart, and "1 2" then
   // gives "5 6" on a chain (its middle state numbered after the subsets).
-  const fst::StdVectorFst delayed = Det(FstFromText(
-      "0 1 1 5\n"
-      "0 2 1 0\n"
-      "1 3 2 6\n"
-      "2 3 3 7\n"
-      "3\n"));
+  const fst::StdVectorFst delayed =
+      Det(FstFromText("0 1 1 5\n"
+                      "0 2 1 0\n"
+                      "1 3 2 6\n"
+                      "2 3 3 7\n"
+                      "3\n"));
   CHECK(FstToText(delayed) ==
         "0\t1\t1\t0\n"
         "1\t3\t2\t5\n"
@@ -67,8 +67,7 @@ TEST_CASE("DeterminizeStar in the log semiring adds paths", "[fstext]") {
   DeterminizeStarInLog(&f);
   REQUIRE(f.NumStates() == 2);
   fst::ArcIterator<fst::StdVectorFst> it(f, 0);
-  CHECK(it.Value().weight.Value() ==
-        Approx(1.0 - std::log(2.0)).epsilon(1e-6));
+  CHECK(it.Value().weight.Value() == Approx(1.0 - std::log(2.0)).epsilon(1e-6));
 }
 
 TEST_CASE("DeterminizeStar matches fst::Determinize without epsilons",
@@ -121,9 +120,10 @@ TEST_CASE("DeterminizeStar keeps random functional FSTs equivalent",
   }
 }
 
-TEST_CASE("DeterminizeStar in the log semiring keeps epsilon-free FSTs "
-          "equivalent",
-          "[fstext]") {
+TEST_CASE(
+    "DeterminizeStar in the log semiring keeps epsilon-free FSTs "
+    "equivalent",
+    "[fstext]") {
   // Only without input epsilons: with them, Kaldi's epsilon closure (and
   // ours, the same) can count a weight twice where epsilon paths meet
   // again; ours is byte-identical to Kaldi's fstdeterminizestar

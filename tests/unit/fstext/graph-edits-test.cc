@@ -105,8 +105,8 @@ TEST_CASE("PushSpecial makes every state sum to the same", "[fstext]") {
 }
 
 TEST_CASE("MinimizeEncoded by hand and against fst::Minimize", "[fstext]") {
-  fst::StdVectorFst f = FstFromText(
-      "0 1 1 1 0.5\n0 2 2 2 0.5\n1 3 3 3 1\n2 4 3 3 1\n3\n4\n");
+  fst::StdVectorFst f =
+      FstFromText("0 1 1 1 0.5\n0 2 2 2 0.5\n1 3 3 3 1\n2 4 3 3 1\n3\n4\n");
   MinimizeEncoded(&f);
   CHECK(f.NumStates() == 3);
   CHECK(TotalArcs(f) == 3);
@@ -146,13 +146,15 @@ TEST_CASE("Removing and penalizing symbols", "[fstext]") {
 TEST_CASE("AddDisambigSelfLoops on a two-word lexicon", "[fstext]") {
   // Loop state 0 (final, word outputs) gets the loop; the word-internal
   // states 1 and 2 do not.
-  fst::StdVectorFst l =
-      FstFromText("0 1 1 1\n1 0 2 0\n0 2 2 2\n2 0 1 0\n0\n");
+  fst::StdVectorFst l = FstFromText("0 1 1 1\n1 0 2 0\n0 2 2 2\n2 0 1 0\n0\n");
   AddDisambigSelfLoops({9}, {5}, &l);
   CHECK(FstToText(l) ==
         "0\t1\t1\t1\n0\t2\t2\t2\n0\t0\t9\t5\n0\n1\t0\t2\t0\n2\t0\t1\t0\n");
-  ExpectUserError([&] { AddDisambigSelfLoops({9}, {5, 6}, &l); },
-                  {"differ in length"});
+  ExpectUserError(
+      [&] {
+        AddDisambigSelfLoops({9}, {5, 6}, &l);
+      },
+      {"differ in length"});
   ExpectUserError([&] { AddDisambigSelfLoops({9}, {5}, &l); },
                   {"already has an arc"});
 }
@@ -160,9 +162,9 @@ TEST_CASE("AddDisambigSelfLoops on a two-word lexicon", "[fstext]") {
 TEST_CASE("IsStochasticFst in the log and tropical semirings", "[fstext]") {
   // State 0: two arcs of probability 1/2 each.
   const float half = -std::log(0.5f);
-  fst::StdVectorFst f = FstFromText("0 1 1 1 " + std::to_string(half) +
-                                    "\n0 2 2 2 " + std::to_string(half) +
-                                    "\n1\n2\n");
+  fst::StdVectorFst f =
+      FstFromText("0 1 1 1 " + std::to_string(half) + "\n0 2 2 2 " +
+                  std::to_string(half) + "\n1\n2\n");
   float min_sum, max_sum;
   CHECK(IsStochasticFstInLog(f, 0.01, &min_sum, &max_sum));
   CHECK(min_sum == Approx(0).margin(1e-5));
@@ -171,7 +173,8 @@ TEST_CASE("IsStochasticFst in the log and tropical semirings", "[fstext]") {
   CHECK(max_sum == Approx(half));
   // 0.25 + 0.25: state 0 sums to 1/2 (cost log 2): min_sum (Kaldi's log
   // naming: the largest cost) is log 2, max_sum 0.
-  fst::StdVectorFst g = FstFromText("0 1 1 1 1.3862944\n0 1 2 2 1.3862944\n1\n");
+  fst::StdVectorFst g =
+      FstFromText("0 1 1 1 1.3862944\n0 1 2 2 1.3862944\n1\n");
   CHECK(!IsStochasticFstInLog(g, 0.01, &min_sum, &max_sum));
   CHECK(min_sum == Approx(std::log(2.0)).epsilon(1e-5));
   CHECK(max_sum == 0);

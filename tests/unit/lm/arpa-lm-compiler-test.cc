@@ -52,9 +52,9 @@ struct Lm {
 
 // Compiles `text`; words <eps> 0, a 1, b 2, then #0 3 if `disambig`,
 // then <s>, </s>.
-std::unique_ptr<Lm> Compile(const std::string &text, bool disambig,
-                            ArpaParseOptions::OovHandling oov =
-                                ArpaParseOptions::kSkipNGram) {
+std::unique_ptr<Lm> Compile(
+    const std::string &text, bool disambig,
+    ArpaParseOptions::OovHandling oov = ArpaParseOptions::kSkipNGram) {
   auto lm = std::make_unique<Lm>();
   lm->words.AddSymbol("<eps>", 0);
   lm->words.AddSymbol("a");
@@ -153,14 +153,13 @@ TEST_CASE("ArpaFileParser errors name the line", "[lm]") {
     text.replace(text.find(from), from.size(), to);
     return text;
   };
-  ExpectUserError([&] { Compile(with("ngram 2=3", "ngram 2=x"), true); },
-                  {"'test.arpa' line 5 [ngram 2=x]",
-                   "cannot parse ngram count"});
-  ExpectUserError([&] { Compile(with("-0.7\tb\t-0.2", "-0.7\tb\t-0.2 c"),
-                                true); },
-                  {"line 10 [-0.7\tb\t-0.2 c]", "Invalid n-gram data line"});
-  ExpectUserError([&] { Compile(with("-0.2\t<s> a", "-0.2\t<s> a -1"),
-                                true); },
+  ExpectUserError(
+      [&] { Compile(with("ngram 2=3", "ngram 2=x"), true); },
+      {"'test.arpa' line 5 [ngram 2=x]", "cannot parse ngram count"});
+  ExpectUserError(
+      [&] { Compile(with("-0.7\tb\t-0.2", "-0.7\tb\t-0.2 c"), true); },
+      {"line 10 [-0.7\tb\t-0.2 c]", "Invalid n-gram data line"});
+  ExpectUserError([&] { Compile(with("-0.2\t<s> a", "-0.2\t<s> a -1"), true); },
                   {"line 14", "Invalid n-gram data line"});
   ExpectUserError([&] { Compile(with("-0.5\ta", "x\ta"), true); },
                   {"line 9", "invalid n-gram logprob 'x'"});
