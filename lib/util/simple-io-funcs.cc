@@ -9,26 +9,25 @@ namespace nnet3 {
 void ReadIntegerVectorSimple(const std::string &rxfilename,
                              const std::string &what,
                              std::vector<int32_t> *list) {
-  Input ki(rxfilename);
-  std::istream &is = ki.Stream();
+  Input input(rxfilename);
   list->clear();
-  std::string word;
-  while (is >> word) {
+  std::string token;
+  while (input.Stream() >> token) {
     int32_t value;
-    if (!ConvertStringToInteger(word, &value))
-      NNET3_ERR << "Reading the " << what << " in '"
-                << PrintableRxfilename(rxfilename) << "': '" << word
-                << "' is not an integer (expected a list of integers)";
+    if (!ConvertStringToInteger(token, &value))
+      NNET3_ERR << "Could not read " << what << " from '"
+                << PrintableRxfilename(rxfilename) << "': '" << token
+                << "' is not an integer (expected integers, one per line)";
     list->push_back(value);
   }
-  ki.Close();
+  input.Close();
 }
 
 void WriteIntegerVectorSimple(const std::string &wxfilename,
                               const std::vector<int32_t> &list) {
-  Output ko(wxfilename, /*binary=*/false, /*write_header=*/false);
-  for (int32_t value : list) ko.Stream() << value << '\n';
-  ko.Close();
+  Output output(wxfilename, /*binary=*/false, /*write_header=*/false);
+  for (int32_t value : list) output.Stream() << value << '\n';
+  output.Close();
 }
 
 }  // namespace nnet3

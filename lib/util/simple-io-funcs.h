@@ -1,15 +1,13 @@
-// Lists of integers in plain text files, as Kaldi's scripts pass them to
-// programs (phones/disambig.int, disambig_tid.int, disambig_ilabels.int):
-// white-space separated integers and nothing else, no "\0B" header.
+// Lists of integers in plain text files, the way Kaldi's scripts hand them
+// to programs (phones/disambig.int, oov.int, disambig_tid.int): whitespace-
+// separated integers, any number per line, nothing else.
 //
 //   std::vector<int32_t> disambig;
-//   ReadIntegerVectorSimple("data/lang/phones/disambig.int",
-//                           "disambiguation symbols", &disambig);
+//   ReadIntegerVectorSimple("data/lang/phones/disambig.int", &disambig);
 //   WriteIntegerVectorSimple("-", disambig);   // one integer per line
 //
-// Any rxfilename or wxfilename works ("-", pipes). Reading throws a one-line
-// UserError naming the file and the first word that is not an integer;
-// writing throws on a write error.
+// Any rxfilename/wxfilename works ("-", pipes). Reading throws a one-line
+// UserError naming the file and the first token that is not an integer.
 #ifndef NNET3_UTIL_SIMPLE_IO_FUNCS_H_
 #define NNET3_UTIL_SIMPLE_IO_FUNCS_H_
 
@@ -19,8 +17,8 @@
 
 namespace nnet3 {
 
-// Replaces *list with the integers in `rxfilename`; `what` names the list
-// in messages ("disambiguation symbols").
+// Replaces *list with the integers in `rxfilename`. `what` names the list in
+// the message ("disambiguation symbols").
 void ReadIntegerVectorSimple(const std::string &rxfilename,
                              const std::string &what,
                              std::vector<int32_t> *list);
