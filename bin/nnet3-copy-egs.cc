@@ -91,7 +91,11 @@ int main(int argc, char *argv[]) {
     if (opts.keep_proportion < 0.0f)
       NNET3_ERR << "Invalid --keep-proportion=" << opts.keep_proportion
                 << " (must be >= 0)";
-    RandomState rng(static_cast<uint32_t>(opts.srand_seed));
+    // Kaldi's draws (srand(--srand), then rand()): the same copies, outputs
+    // and frames as Kaldi's program for the same seed.
+    RandomState rng =
+        RandomState::KaldiDraws(static_cast<uint32_t>(opts.srand_seed),
+                                static_cast<uint32_t>(opts.srand_seed));
     SequentialNnetExampleReader example_reader(po.GetArg(1));
     std::vector<std::unique_ptr<NnetExampleWriter>> writers;
     for (int i = 2; i <= po.NumArgs(); i++)
@@ -110,21 +114,24 @@ int main(int argc, char *argv[]) {
         num_err++;
         continue;
       }
-      if (opts.Selects()) {
-        // False only for --frame=N with no such frame (a short final eg).
-        if (!SelectFromExample(*eg, opts.frame, opts.left_context,
-                               opts.right_context, opts.frame_shift, &rng,
-                               &selected))
-          continue;
-        eg = &selected;
-      }
-      // After the selection, which looks for "output".
-      if (!new_output_name.empty()) RenameOutputs(key, new_output_name, eg);
+      // Per copy, in Kaldi's order: the output, then the frame selection.
       for (int32_t c = 0; c < count; c++) {
-        int32_t index = opts.random
-                            ? rng.Int(0, num_outputs - 1)
-                            : static_cast<int32_t>(num_written % num_outputs);
-        writers[index]->Write(key, *eg);
+        const int32_t index =
+            opts.random ? rng.Raw() % num_outputs
+                        : static_cast<int32_t>(num_written % num_outputs);
+        NnetExample *out = eg;
+        if (opts.Selects()) {
+          // False only for --frame=N with no such frame (a short final eg).
+          if (!SelectFromExample(*eg, opts.frame, opts.left_context,
+                                 opts.right_context, opts.frame_shift, &rng,
+                                 &selected))
+            continue;
+          out = &selected;
+        }
+        // After the selection, which looks for "output".
+        if (!new_output_name.empty() && (out == &selected || c == 0))
+          RenameOutputs(key, new_output_name, out);
+        writers[index]->Write(key, *out);
         num_written++;
       }
     }

@@ -53,7 +53,9 @@ int main(int argc, char *argv[]) {
       return 1;
     }
     config.Check();
-    RandomState rng(static_cast<uint32_t>(srand_seed));
+    // Kaldi's draws: srand(--srand), then rand().
+    RandomState rng = RandomState::KaldiDraws(
+        static_cast<uint32_t>(srand_seed), static_cast<uint32_t>(srand_seed));
     SequentialNnetExampleReader example_reader(po.GetArg(1));
     NnetExampleWriter example_writer(po.GetArg(2));
     int64_t num_done = 0;

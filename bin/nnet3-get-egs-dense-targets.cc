@@ -54,7 +54,9 @@ int main(int argc, char *argv[]) {
     opts.Check();
     eg_config.ComputeDerived();
     UtteranceSplitter splitter(eg_config);
-    RandomState rng(0);
+    // Kaldi's program never calls srand(): its draws are rand()'s default
+    // sequence.
+    RandomState rng = RandomState::KaldiDraws(0, 0);
 
     SequentialGeneralMatrixReader feat_reader(po.GetArg(1));
     RandomAccessBaseFloatMatrixReader target_reader(po.GetArg(2));

@@ -50,7 +50,10 @@ int main(int argc, char *argv[]) {
     po.Register("srand", &srand_seed,
                 "Seed for the random number generator (the choice among "
                 "equally good splits of an utterance, the order of its chunk "
-                "sizes, where gaps go, and which iVector frame each eg gets)");
+                "sizes, where gaps go, and which iVector frame each eg gets). "
+                "The choices are drawn as Kaldi's, from the C library's "
+                "rand() after srand(seed); Kaldi's nnet3-get-egs has no "
+                "--srand and draws as with the default, 0");
     eg_config.Register(&po);
     po.Read(argc, argv);
     if (po.NumArgs() != 3) {
@@ -60,7 +63,8 @@ int main(int argc, char *argv[]) {
     opts.Check();
     eg_config.ComputeDerived();
     UtteranceSplitter splitter(eg_config);
-    RandomState rng(static_cast<uint32_t>(srand_seed));
+    RandomState rng = RandomState::KaldiDraws(
+        static_cast<uint32_t>(srand_seed), static_cast<uint32_t>(srand_seed));
 
     SequentialGeneralMatrixReader feat_reader(po.GetArg(1));
     RandomAccessPosteriorReader pdf_post_reader(po.GetArg(2));

@@ -43,7 +43,11 @@ int main(int argc, char *argv[]) {
     }
     if (buffer_size < 0)
       NNET3_ERR << "Invalid --buffer-size=" << buffer_size << " (must be >= 0)";
-    RandomState rng(static_cast<uint32_t>(srand_seed));
+    // As Kaldi's: the full shuffle is std::shuffle over
+    // std::mt19937(--srand); the buffer's slots are drawn from rand(), which
+    // Kaldi's program never seeds (--srand does not change them).
+    RandomState rng =
+        RandomState::KaldiDraws(static_cast<uint32_t>(srand_seed), 0);
     SequentialNnetExampleReader example_reader(po.GetArg(1));
     NnetExampleWriter example_writer(po.GetArg(2));
     std::vector<KeyedExample> egs;

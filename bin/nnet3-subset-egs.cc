@@ -40,7 +40,11 @@ int main(int argc, char *argv[]) {
       return 1;
     }
     if (n < 0) NNET3_ERR << "Invalid --n=" << n << " (must be >= 0)";
-    RandomState rng(static_cast<uint32_t>(srand_seed));
+    // As Kaldi's: which egs are kept is drawn from rand(), which Kaldi's
+    // program never seeds (--srand does not change it); the order is
+    // std::shuffle over std::mt19937(--srand).
+    RandomState rng =
+        RandomState::KaldiDraws(static_cast<uint32_t>(srand_seed), 0);
     ReservoirSampler sampler(n, &rng);
     SequentialNnetExampleReader example_reader(po.GetArg(1));
     for (; !example_reader.Done(); example_reader.Next())

@@ -72,15 +72,16 @@ __global__ void ScatterRowPtrsKernel(float alpha, ConstMatView src,
   }
 }
 
-// Each range is summed in double, then added once (as the CPU backend).
+// Each range is summed, then added once.
 __global__ void AddRowRangesKernel(float alpha, ConstMatView src,
                                    const int32_t *ranges, MatView dst) {
   NNET3_FOR_2D(r, c, dst.rows, dst.cols) {
     const int32_t begin = ranges[2 * r], end = ranges[2 * r + 1];
     if (end <= begin) continue;
-    double sum = 0.0;
+    // In float, row after row (as the CPU backend and Kaldi's kernel).
+    float sum = 0.0f;
     for (int32_t i = begin; i < end; i++) sum += src.data[At(i, src.stride, c)];
-    dst.data[At(r, dst.stride, c)] += static_cast<float>(alpha * sum);
+    dst.data[At(r, dst.stride, c)] += alpha * sum;
   }
 }
 

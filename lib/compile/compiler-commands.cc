@@ -24,17 +24,24 @@ void Compiler::AddCommands(const std::vector<bool> &deriv_needed,
   const int32_t num_steps = static_cast<int32_t>(steps_.size());
   for (int32_t step = 0; step < num_steps; step++) {
     CompileForward(step, computation);
-    if (!multi_segment) continue;
-    // The splice point of the looped optimization: after the inputs.
+    // After a segment's inputs (Kaldi's): a command that keeps the forward
+    // pass non-empty when an output reads an input directly (so that Run()
+    // has something to run between AcceptInput and GetOutput), and the
+    // splice point of the looped optimization.
     if (IsInputNodeStep(step) && !IsInputNodeStep(step + 1))
       computation->commands.emplace_back(kNoOperationPermanent);
-    if (step + 1 < num_steps &&
+    if (multi_segment && step + 1 < num_steps &&
         steps_[step + 1].segment != steps_[step].segment)
       computation->commands.emplace_back(kNoOperationMarker);
   }
   computation->commands.emplace_back(kNoOperationMarker);
-  for (int32_t step = num_steps - 1; step >= 0; step--)
-    if (deriv_needed[step]) CompileBackward(step, computation);
+  for (int32_t step = num_steps - 1; step >= 0; step--) {
+    if (!deriv_needed[step]) continue;
+    CompileBackward(step, computation);
+    // The same for the backward pass, after the last input's derivative.
+    if (IsInputNodeStep(step) && !IsInputNodeStep(step + 1))
+      computation->commands.emplace_back(kNoOperationPermanent);
+  }
   DeallocateMatrices(computation);
 }
 

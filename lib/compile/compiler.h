@@ -54,6 +54,12 @@
 // splice point for the looped optimization). Matrices of earlier segments
 // stay allocated until the end. Multi-segment requests may not ask for
 // model derivatives (as in Kaldi).
+//
+// Every computation has that kNoOperationPermanent after its inputs, and
+// one in the backward pass after the derivatives of the inputs, as Kaldi's:
+// a pass is never empty, even when an output node reads an input node
+// directly (NnetComputer::Run() then has a command to run between
+// AcceptInput and GetOutput).
 #ifndef NNET3_COMPILE_COMPILER_H_
 #define NNET3_COMPILE_COMPILER_H_
 

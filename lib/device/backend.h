@@ -144,6 +144,8 @@ class Backend {
                             float *const *ptrs) = 0;
   // dst row r += alpha * sum of src rows [ranges[2r], ranges[2r+1]);
   // an empty range adds nothing. ranges has 2 * dst.rows int32 entries.
+  // Each column's sum is a float sum, row after row (Kaldi's rounding:
+  // statistics pooling's variances depend on it).
   virtual void AddRowRanges(float alpha, ConstMatView src,
                             const int32_t *ranges, MatView dst) = 0;
 

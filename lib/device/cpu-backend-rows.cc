@@ -144,20 +144,22 @@ void CpuBackend::AddRowRanges(float alpha, ConstMatView src,
   NNET3_ASSERT(src.cols == dst.cols);
   const int32_t cols = dst.cols;
   if (cols == 0) return;
-  static thread_local std::vector<double> sum;
+  // Each column summed in float, row after row (Kaldi's CPU and CUDA
+  // AddRowRanges): statistics pooling's variances, E[x^2] - E[x]^2, keep
+  // the rounding of those sums, so a more exact sum would not give Kaldi's.
+  static thread_local std::vector<float> sum;
   sum.resize(cols);
   for (int32_t r = 0; r < dst.rows; r++) {
     const int32_t begin = ranges[2 * r], end = ranges[2 * r + 1];
     if (end <= begin) continue;
     NNET3_ASSERT(begin >= 0 && end <= src.rows);
-    std::fill(sum.begin(), sum.end(), 0.0);
+    std::fill(sum.begin(), sum.end(), 0.0f);
     for (int32_t i = begin; i < end; i++) {
       const float *x = RowOf(src, i);
       for (int32_t c = 0; c < cols; c++) sum[c] += x[c];
     }
     float *y = RowOf(dst, r);
-    for (int32_t c = 0; c < cols; c++)
-      y[c] += static_cast<float>(alpha * sum[c]);
+    for (int32_t c = 0; c < cols; c++) y[c] += alpha * sum[c];
   }
 }
 

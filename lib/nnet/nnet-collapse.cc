@@ -106,7 +106,8 @@ std::string InputText(const Nnet &nnet, int32_t n) {
   return DescriptorText(nnet, nnet.GetNode(n - 1).descriptor);
 }
 
-// A test-mode batch-norm's s and o, repeated to the full dim.
+// A test-mode batch-norm's s and o, repeated to the full dim (the
+// component's own values, as Kaldi's CollapseModel takes them).
 struct BatchNormAffine {
   Vector scale, offset;
 };
@@ -114,19 +115,15 @@ struct BatchNormAffine {
 bool GetBatchNormAffine(const Component &c, BatchNormAffine *ans) {
   auto *bn = dynamic_cast<const BatchNormComponent *>(&c);
   if (bn == nullptr || !bn->TestMode()) return false;
-  float epsilon = bn->Epsilon(), target_rms = bn->TargetRms();
-  NNET3_ASSERT(epsilon > 0.0f && target_rms > 0.0f);
-  std::vector<float> mean = bn->Mean().ToHost(), var = bn->Var().ToHost();
-  int32_t block = static_cast<int32_t>(mean.size()), dim = bn->InputDim();
-  if (bn->Count() == 0.0) {  // the component uses mean 0, variance 1
-    mean.assign(block, 0.0f);
-    var.assign(block, 1.0f);
-  }
+  const std::vector<float> scale = bn->TestScale().ToHost(),
+                           offset = bn->TestOffset().ToHost();
+  const int32_t block = static_cast<int32_t>(scale.size()),
+                dim = bn->InputDim();
+  NNET3_ASSERT(block > 0 && dim % block == 0);
   std::vector<float> s(dim), o(dim);
   for (int32_t j = 0; j < dim; j++) {
-    int32_t b = j % block;
-    s[j] = target_rms / std::sqrt(std::max(var[b], 0.0f) + epsilon);
-    o[j] = -mean[b] * s[j];
+    s[j] = scale[j % block];
+    o[j] = offset[j % block];
   }
   ans->scale = Vector(s);
   ans->offset = Vector(o);
@@ -249,6 +246,11 @@ bool FoldBatchNormIntoNextAffine(int32_t m, Nnet *nnet) {
   Matrix linear;
   Vector bias;
   GetParams(affine, &linear, &bias);
+  // W's columns get s, the bias W o, over the folded parts' columns (once
+  // per time offset for a TdnnComponent), in one product over all of W as
+  // Kaldi's (o is 0 and s 1 elsewhere, which changes no sum).
+  const int32_t num_cols = linear.NumCols(), in_dim = affine.InputDim();
+  std::vector<float> full_scale(num_cols, 1.0f), full_offset(num_cols, 0.0f);
   std::string text;
   bool folded = false;
   int32_t col = 0;
@@ -263,13 +265,13 @@ bool FoldBatchNormIntoNextAffine(int32_t m, Nnet *nnet) {
         GetBatchNormAffine(
             *nnet->GetComponent(nnet->GetNode(b).component_index), &bn) &&
         nnet->GetNodeName(b) != "t" && nnet->GetNodeName(b) != "x") {
-      float k = simple->Src().GetScaleForNode(b);
-      // The part's columns: once per time offset for a TdnnComponent.
-      const int32_t in_dim = affine.InputDim();
-      for (int32_t base = 0; base < linear.NumCols(); base += in_dim) {
-        MatrixView block = linear.ColRange(base + col, dim);
-        bias.AddMatVec(k, block, Trans::kNo, bn.offset, 1.0f);  // before
-        block.MulColsVec(bn.scale);                             // scaling
+      const float k = simple->Src().GetScaleForNode(b);
+      const std::vector<float> s = bn.scale.ToHost(), o = bn.offset.ToHost();
+      for (int32_t base = 0; base < num_cols; base += in_dim) {
+        for (int32_t j = 0; j < dim; j++) {
+          full_scale[base + col + j] = s[j];
+          full_offset[base + col + j] = k * o[j];
+        }
       }
       part_text =
           Substitute(part_text, nnet->GetNodeName(b), InputText(*nnet, b));
@@ -279,6 +281,8 @@ bool FoldBatchNormIntoNextAffine(int32_t m, Nnet *nnet) {
     col += dim;
   }
   if (!folded) return false;
+  bias.AddMatVec(1.0f, linear, Trans::kNo, Vector(full_offset), 1.0f);
+  linear.MulColsVec(Vector(full_scale));
   if (d.NumParts() > 1) text = "Append(" + text + ")";
   Descriptor new_descriptor;
   if (!TryParse(*nnet, text, &new_descriptor)) return false;

@@ -45,7 +45,8 @@ void ReservoirSampler::Accept(const std::string &key, const NnetExample &eg) {
   num_seen_++;
   if (num_seen_ <= n_) {
     samples_.emplace_back(key, eg);
-  } else if (rng_->Uniform() < n_ / static_cast<double>(num_seen_)) {
+  } else if (rng_->WithProb(static_cast<float>(n_) /
+                            static_cast<float>(num_seen_))) {
     KeyedExample &slot = samples_[rng_->Int(0, n_ - 1)];
     slot.first = key;
     slot.second = eg;
@@ -55,7 +56,7 @@ void ReservoirSampler::Accept(const std::string &key, const NnetExample &eg) {
 int32_t GetCount(double expected_count, RandomState *rng) {
   NNET3_ASSERT(expected_count >= 0.0);
   int32_t ans = static_cast<int32_t>(std::floor(expected_count));
-  if (rng->Uniform() < expected_count - ans) ans++;
+  if (rng->WithProb(static_cast<float>(expected_count - ans))) ans++;
   return ans;
 }
 

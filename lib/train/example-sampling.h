@@ -1,6 +1,8 @@
 // Random reordering and subsetting of keyed egs, as nnet3-shuffle-egs,
 // nnet3-subset-egs and nnet3-copy-egs --keep-proportion do. Every function
-// draws from a caller's RandomState, so a given --srand repeats exactly.
+// draws from a caller's RandomState, so a given --srand repeats exactly; with
+// RandomState::KaldiDraws the draws are those of Kaldi's programs (full
+// shuffles: std::shuffle over rng->engine(); the rest: Int and WithProb).
 //
 //   RandomState rng(srand);
 //   ShuffleExamples(&rng, &all);                     // full shuffle

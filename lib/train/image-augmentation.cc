@@ -146,10 +146,7 @@ void PerturbImage(const ImageAugmentationConfig &config, RandomState *rng,
       (2.0 * rng->Uniform() - 1.0) * config.vertical_shift * height;
   shift[2] = std::round(h_shift);
   shift[5] = std::round(v_shift);
-  if (config.horizontal_flip_prob > 0 &&
-      (config.horizontal_flip_prob >= 1 ||
-       rng->Uniform() < config.horizontal_flip_prob))
-    shift[0] = -1.0;
+  if (rng->WithProb(config.horizontal_flip_prob)) shift[0] = -1.0;
   std::vector<double> rotation = Unit3();
   if (rng->Uniform() <= config.rotation_prob) {
     const double theta =

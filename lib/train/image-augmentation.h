@@ -18,8 +18,8 @@
 // points outside the image take the nearest edge pixel (fill mode
 // "nearest") or their mirror image about the edge pixel ("reflect"). An
 // identity transform leaves the image untouched. The random draws come from
-// `rng` (not the C library's generator that Kaldi uses), so the same
-// --srand gives other images than Kaldi's, with the same distribution.
+// `rng`, in Kaldi's order; with RandomState::KaldiDraws (as the program
+// makes it) they are Kaldi's draws for the same --srand.
 #ifndef NNET3_TRAIN_IMAGE_AUGMENTATION_H_
 #define NNET3_TRAIN_IMAGE_AUGMENTATION_H_
 

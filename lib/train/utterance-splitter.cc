@@ -277,9 +277,10 @@ void UtteranceSplitter::DistributeUniformly(int32_t n, RandomState *rng,
   for (int32_t i = 0; i < size; i++)
     (*vec)[i] = common + (i < remainder ? 1 : 0);
   if (remainder == 0) return;  // all equal: nothing to shuffle
-  // Fisher-Yates, with draws from rng.
-  for (int32_t i = size - 1; i > 0; i--)
-    std::swap((*vec)[i], (*vec)[rng->Int(0, i)]);
+  // Kaldi shuffles with a generator seeded from std::random_device, so its
+  // choice here is not repeatable; ours comes from rng's own engine, which
+  // leaves rng's Kaldi draws (the C library's rand()) to the other choices.
+  std::shuffle(vec->begin(), vec->end(), rng->engine());
 }
 
 void UtteranceSplitter::GetGapSizes(int32_t utterance_length, RandomState *rng,

@@ -1,12 +1,16 @@
 // Splitting utterances into chunks for training examples: Kaldi's
 // ExampleGenerationConfig and UtteranceSplitter (nnet3-get-egs), with
-// Kaldi's random choices drawn from the caller's seeded RandomState.
+// Kaldi's random choices drawn from the caller's seeded RandomState. With
+// RandomState::KaldiDraws the split drawn and its reversal are Kaldi's for
+// the same srand (the draws of step 1 below, in Kaldi's order); the places
+// of the larger gaps (step 2) come from the state's own engine, as Kaldi's
+// come from std::random_device and cannot be repeated.
 //
 //   ExampleGenerationConfig config;      // --left-context, --num-frames, ...
 //   config.Register(&po); po.Read(argc, argv);
 //   config.ComputeDerived();             // UserError for bad values
 //   UtteranceSplitter splitter(config);
-//   RandomState rng(srand);
+//   RandomState rng = RandomState::KaldiDraws(srand, srand);
 //   std::vector<ChunkTimeInfo> chunks;
 //   splitter.GetChunksForUtterance(num_frames, &rng, &chunks);
 //   ...
@@ -122,7 +126,7 @@ class UtteranceSplitter {
                                        std::vector<int32_t> *vec);
   // Kaldi's DistributeRandomlyUniform: vec (non-empty) gets integers
   // summing to n that differ by at most one, the larger ones in random
-  // places.
+  // places (shuffled with rng->engine()).
   static void DistributeUniformly(int32_t n, RandomState *rng,
                                   std::vector<int32_t> *vec);
 

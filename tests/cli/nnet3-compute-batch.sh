@@ -97,4 +97,14 @@ expect_error truncated-archive "file 'truncated.txt', key 'x': Text matrix ended
 # Usage.
 expect_ok help "nnet3-compute-batch --help 2> h.txt; grep -q 'Usage: nnet3-compute-batch' h.txt && grep -q -- '--minibatch-size' h.txt && grep -q -- '--edge-minibatch-size' h.txt && grep -q -- '--partial-minibatch-factor' h.txt && grep -q -- '--ensure-exact-final-context' h.txt && grep -q -- '--online-ivector-period' h.txt && grep -q -- '--use-priors' h.txt && grep -q -- '--use-gpu=yes computes the' h.txt && ! grep -q 'no CUDA backend yet' h.txt"
 nnet3-compute-batch a b > /dev/null 2> u.txt; [ $? -eq 1 ] || fail "wrong arg count must exit 1"
+
+# Output nodes that read the input node directly, spliced or not (issue 28):
+# the bytes Kaldi's nnet3-compute writes (tests/data/nnet/direct-io/README).
+DIO="$DATA/nnet/direct-io"
+for n in direct append offset; do
+  for o in "" "--frames-per-chunk=3"; do
+    expect_ok "direct-io-$n[$o]" "nnet3-init '$DIO/$n.config' dio.raw && nnet3-compute-batch $o dio.raw ark,t:'$DIO/feats.txt' ark,t:dio-$n.txt"
+    same_file "direct-io-$n[$o]" dio-$n.txt "$DIO/kaldi-$n.txt"
+  done
+done
 finish

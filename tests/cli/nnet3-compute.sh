@@ -132,4 +132,14 @@ expect_error missing-features "Cannot open 'feats-missing.ark' for reading: No s
 # Usage.
 expect_ok help "nnet3-compute --help 2> h.txt; grep -q 'Usage: nnet3-compute' h.txt && grep -q -- '--frames-per-chunk' h.txt && grep -q -- '--online-ivector-period' h.txt && grep -q -- '--use-gpu' h.txt"
 nnet3-compute a b > /dev/null 2> u.txt; [ $? -eq 1 ] || fail "wrong arg count must exit 1"
+
+# Output nodes that read the input node directly, spliced or not (issue 28):
+# the bytes Kaldi's nnet3-compute writes (tests/data/nnet/direct-io/README).
+DIO="$DATA/nnet/direct-io"
+for n in direct append offset; do
+  for o in "" "--frames-per-chunk=3"; do
+    expect_ok "direct-io-$n[$o]" "nnet3-init '$DIO/$n.config' dio.raw && nnet3-compute $o dio.raw ark,t:'$DIO/feats.txt' ark,t:dio-$n.txt"
+    same_file "direct-io-$n[$o]" dio-$n.txt "$DIO/kaldi-$n.txt"
+  done
+done
 finish

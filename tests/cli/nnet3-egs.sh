@@ -49,11 +49,12 @@ grep -q 'Average chunk length was 8 frames; overlap between adjacent chunks was 
   fail "get-egs log: $(grep Average "$TMP/err")"
 grep -q 'distributed among chunk-sizes' "$TMP/err" && fail "one chunk size: no distribution line"
 
-# --num-frames=8,4 with --srand=0 (Kaldi's random choices from our
-# generator): utt1 (20 frames) is {4,8,8}, drawn in that order: [0,4)
-# [4,12) [12,20); utt2 (13) draws {4,8} of {4,4,8}, {4,8}, {8,8}, its gap
-# of 1 frame first: [1,5) [5,13); utt3 (7) can only be {4,4}: [0,4) [3,7);
-# utt4 (3) is too short.
+# --num-frames=8,4 with --srand=0 (Kaldi's draws, as Kaldi's program makes
+# them): utt1 (20 frames) is {4,8,8}, drawn in that order: [0,4) [4,12)
+# [12,20); utt2 (13) draws {4,8} of {4,4,8}, {4,8}, {8,8}, its gap of 1
+# frame last: [0,4) [4,12) (Kaldi puts that gap in any of its 3 places, from
+# std::random_device); utt3 (7) can only be {4,4}: [0,4) [3,7); utt4 (3) is
+# too short.
 GET="nnet3-get-egs --srand=0 --num-pdfs=5 --left-context=3 --right-context=2 --num-frames=8,4"
 expect_ok get-egs "$GET ark:feats.ark ark,t:post.txt ark:egs.ark"
 grep -q 'Split 4 utts, with total length 43 frames (0.000119444 hours assuming 100 frames per second) into 7 chunks.$' "$TMP/err" ||
@@ -62,7 +63,7 @@ grep -q 'Output frames are distributed among chunk-sizes as follows: 4 = 40%, 8 
   fail "get-egs log: $(grep distributed "$TMP/err")"
 grep -q 'utt4 because it is too short' "$TMP/err" || fail "utt4 not reported as too short"
 [ "$(count ark:egs.ark)" -eq 7 ] || fail "get-egs wrote $(count ark:egs.ark) egs, expected 7"
-[ "$(keys ark:egs.ark | tr '\n' ' ')" = "utt1-0 utt1-4 utt1-12 utt2-1 utt2-5 utt3-0 utt3-3 " ] ||
+[ "$(keys ark:egs.ark | tr '\n' ' ')" = "utt1-0 utt1-4 utt1-12 utt2-0 utt2-4 utt3-0 utt3-3 " ] ||
   fail "get-egs keys: $(keys ark:egs.ark | tr '\n' ' ')"
 # Other seeds draw other splits, all among Kaldi's candidates.
 for s in 1 2 3 4 5 6 7 8; do
@@ -80,9 +81,11 @@ for s in 1 2 3 4 5 6 7 8; do
 done
 [ "$(sort -u seen.txt | wc -l)" -gt 1 ] || fail "--srand: every seed gave the same splits"
 # --num-frames=1: Kaldi's candidates for every length include one more
-# chunk than frames, the extra one overlapping the first (weights 0.5).
+# chunk than frames, the extra one overlapping the first (weights 0.5);
+# Kaldi's draws take it for utt1, utt2 and utt3 (Kaldi's program writes the
+# same 46 egs).
 expect_ok get-egs-one "nnet3-get-egs --srand=0 --num-pdfs=5 --num-frames=1 --compress=false ark:feats.ark ark,t:post.txt ark,t:one.txt"
-[ "$(grep -c '<Nnet3Eg>' one.txt)" -eq 47 ] || fail "--num-frames=1: $(grep -c '<Nnet3Eg>' one.txt) egs for 43 frames, expected 47"
+[ "$(grep -c '<Nnet3Eg>' one.txt)" -eq 46 ] || fail "--num-frames=1: $(grep -c '<Nnet3Eg>' one.txt) egs for 43 frames, expected 46"
 [ "$(grep -o '[^ ]* <Nnet3Eg>' one.txt | grep -c '^utt1-0 ')" -eq 2 ] || fail "--num-frames=1: no overlapping chunk at utt1-0"
 grep -q 'rows=1 dim=5 \[ 0 0.5 \] $' one.txt || fail "--num-frames=1: no weight 0.5"
 expect_ok get-egs-text "$GET --compress=false ark:feats.ark ark,t:post.txt ark,t:egs.txt"
@@ -100,10 +103,10 @@ grep -A14 '^</NnetIo> </Nnet3Eg> utt3-3 ' egs.txt | grep -q 'rows=4 dim=5 \[ 3 0
 awk '{ printf "%s ", $1; n = 0; for (i = 2; i <= NF; i++) { if ($i == "[") n++;
        if (n % 2 == 1) printf "%s ", $i; } printf "\n" }' post.txt > post2.txt
 # Chunks of 2 output frames: utt1 (10 output frames) five; utt2 (7) {4,4}
-# plus a principal one, or {4,4,4} plus one (--srand=0 draws the latter);
-# utt3 (4) two; utt4 is too short.
+# plus a principal one, or {4,4,4} plus one (Kaldi's draws take the
+# former); utt3 (4) two; utt4 is too short.
 expect_ok get-egs-fss "nnet3-get-egs --srand=0 --num-pdfs=5 --num-frames=4 --frame-subsampling-factor=2 ark:feats.ark ark,t:post2.txt ark,t:fss.txt"
-[ "$(grep -c '<Nnet3Eg>' fss.txt)" -eq 11 ] || fail "fss: $(grep -c '<Nnet3Eg>' fss.txt) egs, expected 11"
+[ "$(grep -c '<Nnet3Eg>' fss.txt)" -eq 10 ] || fail "fss: $(grep -c '<Nnet3Eg>' fss.txt) egs, expected 10"
 grep -q '<NnetIo> output <I1V> 2 <I1> 0 0 0 <I1> 0 2 0 rows=2 ' fss.txt || fail "fss output indexes"
 expect_ok get-egs-whole "$GET --num-frames=-1 ark:feats.ark ark,t:post.txt ark:whole.ark"
 [ "$(count ark:whole.ark)" -eq 4 ] || fail "--num-frames=-1 wrote $(count ark:whole.ark) egs, expected 4"
@@ -211,4 +214,23 @@ for p in nnet3-get-egs nnet3-merge-egs nnet3-shuffle-egs nnet3-copy-egs nnet3-su
   grep -q "Usage: *$p" usage.txt || fail "$p usage text"
 done
 
+# Kaldi's draws (issue 28): for the same input, the bytes Kaldi's
+# nnet3-get-egs writes (tests/data/train/get-egs-draws/README has Kaldi's
+# commands): the split chosen for each utterance, its order and each eg's
+# i-vector frame come from rand() as Kaldi's.
+DRAWS="$EGS/get-egs-draws"
+expect_ok draws-feats "copy-feats ark,t:$DRAWS/feats.txt ark:dfeats.ark"
+expect_ok draws-one-frame "nnet3-get-egs --num-pdfs=5 --num-frames=1 --left-context=2 --right-context=1 --compress=false --online-ivectors=ark,t:$DRAWS/ivec.txt --online-ivector-period=3 ark:dfeats.ark ark,t:$DRAWS/post.txt ark:d1.egs"
+same_file draws-one-frame d1.egs "$DRAWS/kaldi-one-frame.egs"
+expect_ok draws-3-2 "nnet3-get-egs --num-pdfs=5 --num-frames=3,2 --left-context=1 --right-context=2 --compress=false ark:dfeats.ark ark,t:$DRAWS/post.txt ark:d32.egs"
+same_file draws-3-2 d32.egs "$DRAWS/kaldi-3-2.egs"
+# The same draws in Kaldi's nnet3-copy-egs (--keep-proportion, --random,
+# --frame=random), nnet3-shuffle-egs --buffer-size and nnet3-subset-egs:
+# Kaldi's egs listed by key and first output t (see the README).
+sig() { nnet3-copy-egs "$1" ark,t:- 2> /dev/null | awk '/<Nnet3Eg>/ { for (i = 1; i <= NF; i++) if ($(i+1) == "<Nnet3Eg>") key = $i }
+  { for (i = 1; i <= NF; i++) if ($i == "output" && $(i-1) == "<NnetIo>") print key, $(i+5) }'; }
+expect_ok draws-sampling "nnet3-copy-egs --srand=3 --random=true --keep-proportion=1.5 --frame=random ark:d32.egs ark:c1.egs ark:c2.egs && nnet3-shuffle-egs --srand=2 --buffer-size=4 ark:d32.egs ark:sh.egs && nnet3-subset-egs --srand=1 --n=6 ark:d32.egs ark:su.egs"
+{ echo "# nnet3-copy-egs output 1"; sig ark:c1.egs; echo "# nnet3-copy-egs output 2"; sig ark:c2.egs
+  echo "# nnet3-shuffle-egs"; sig ark:sh.egs; echo "# nnet3-subset-egs"; sig ark:su.egs; } > sampling.txt
+same_file draws-sampling sampling.txt "$DRAWS/kaldi-sampling.txt"
 finish

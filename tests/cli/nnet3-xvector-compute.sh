@@ -80,4 +80,15 @@ expect_error missing-model "Cannot open 'missing.raw' for reading" "nnet3-xvecto
 # Usage.
 expect_ok help "nnet3-xvector-compute --help 2> h.txt; grep -q 'Usage: nnet3-xvector-compute' h.txt && grep -q -- '--chunk-size' h.txt && grep -q -- '--min-chunk-size' h.txt && grep -q -- '--pad-input' h.txt && grep -q -- '--cache-capacity' h.txt && grep -q -- '--cached-compiler-in' h.txt"
 nnet3-xvector-compute a b > /dev/null 2> u.txt; [ $? -eq 1 ] || fail "wrong arg count must exit 1"
+
+# Against Kaldi's own x-vectors (issue 28; tests/data/nnet/xvector-kaldi/README):
+# a network with batch-norm and mean+stddev pooling on features whose
+# variances are small differences of large numbers. Within 5e-5 (1e-5 of
+# the largest value); the pooled sums in double, or batch-norm's scale and
+# offset rounded otherwise than Kaldi's, gave 1e-4 to 1e-3.
+XK="$DATA/nnet/xvector-kaldi"
+expect_ok kaldi-xvectors "nnet3-xvector-compute '$XK/xvector-small.raw' ark:'$XK/feats.ark' ark,t:kx.txt"
+check_vectors kaldi-xvectors kx.txt "$XK/kaldi-xvectors.txt" 5e-5 2> "$TMP/check.err"
+expect_ok kaldi-xvectors-chunks "nnet3-xvector-compute --chunk-size=150 --min-chunk-size=100 '$XK/xvector-small.raw' ark:'$XK/feats.ark' ark,t:kx150.txt"
+check_vectors kaldi-xvectors-chunks kx150.txt "$XK/kaldi-xvectors-chunk150.txt" 5e-5 2> "$TMP/check.err"
 finish

@@ -1,7 +1,9 @@
 #include "nnet/components/normalize-components.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <vector>
 
 #include "base/error.h"
 #include "base/io-funcs.h"
@@ -274,23 +276,35 @@ void BatchNormComponent::ComputeDerived() {
     offset_.Resize(0);
     return;
   }
-  Vector mean(mean_), var(var_);
+  scale_ = var_;
+  offset_ = mean_;
   if (count_ == 0.0) {
     NNET3_WARN << "BatchNormComponent: test mode is set but there are no "
                << "stats; using mean 0 and variance 1 (fine in tests, a "
                << "problem anywhere else)";
-    mean.SetZero();
-    var.Set(1.0f);
+    offset_.SetZero();
+    scale_.Set(1.0f);
   }
-  // scale = target_rms / sqrt(max(var, 0) + epsilon), offset = -mean * scale.
-  scale_ = var;
-  scale_.ApplyFloor(0.0f);
-  scale_.Add(epsilon_);
-  scale_.ApplyPow(-0.5f);
-  scale_.Scale(target_rms_);
-  offset_ = mean;
-  offset_.Scale(-1.0f);
-  offset_.MulElements(scale_);
+  // scale = target_rms / sqrt(max(var, 0) + epsilon), offset = -mean * scale,
+  // with Kaldi's rounding: Kaldi keeps the stats as double sums (count *
+  // mean and count * (var + mean^2)) and derives the float values from them
+  // (mean and var again, then scale and offset) in its order of operations.
+  const std::vector<float> mean = offset_.ToHost(), var = scale_.ToHost();
+  const double count = count_ == 0.0 ? 1.0 : count_;
+  const float inv_count = static_cast<float>(1.0 / count),
+              neg_inv_count = static_cast<float>(-1.0 / count);
+  std::vector<float> scale(mean.size()), offset(mean.size());
+  for (size_t i = 0; i < mean.size(); i++) {
+    const double m = mean[i], sum = m * count,
+                 sumsq = (static_cast<double>(var[i]) + m * m) * count;
+    offset[i] = static_cast<float>(sum) * neg_inv_count;  // -mean
+    const float mean_sq = offset[i] * offset[i];
+    const float v = static_cast<float>(sumsq) * inv_count - mean_sq;
+    scale[i] = std::pow(std::max(v, 0.0f) + epsilon_, -0.5f) * target_rms_;
+    offset[i] *= scale[i];
+  }
+  scale_.CopyFromHost(scale);
+  offset_.CopyFromHost(offset);
 }
 
 void BatchNormComponent::SetTestMode(bool test_mode) {

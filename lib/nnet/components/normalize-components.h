@@ -105,6 +105,10 @@ class BatchNormComponent : public Component {
   const Vector &Var() const { return var_; }
   float Epsilon() const { return epsilon_; }
   float TargetRms() const { return target_rms_; }
+  // In test mode, y = x * TestScale() + TestOffset() per block column (Kaldi's
+  // Scale() and Offset(), rounded as Kaldi derives them); empty otherwise.
+  const Vector &TestScale() const { return scale_; }
+  const Vector &TestOffset() const { return offset_; }
 
  private:
   struct Memo;

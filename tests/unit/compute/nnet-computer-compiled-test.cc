@@ -13,6 +13,7 @@
 #include "compute-test-utils.h"
 #include "compute/nnet-computer.h"
 #include "nnet/components/normalize-components.h"
+#include "optimize/nnet-optimize.h"
 
 namespace nnet3 {
 namespace {
@@ -193,6 +194,59 @@ TEST_CASE("Compiled computation: two threads give single-thread results",
   CHECK(dx1.ToHost() == want_dx.ToHost());
   CHECK(y2.ToHost() == want_y.ToHost());
   CHECK(dx2.ToHost() == want_dx.ToHost());
+}
+
+// Output nodes that read the input node directly (the random-config
+// generator makes such networks): once optimized, nothing is left to
+// compute, and the compiler's kNoOperationPermanent after the inputs keeps
+// Run() from finding the computation finished (Kaldi's computation, as
+// nnet3-compute --verbose=4 prints it: c0: m1 = user input; c1:
+// [no-op-permanent]; c2: output m1 to user; c3: segment separator).
+TEST_CASE("NnetComputer runs a computation with nothing between I/O",
+          "[computer]") {
+  const Nnet nnet = NnetFromConfigText(
+      "input-node name=input dim=3\noutput-node name=output input=input\n");
+  const int32_t rows = 5;
+  NnetComputation computation =
+      Compile(nnet, Request(rows, 0, rows, false, false));
+  Optimize(NnetOptimizeOptions(), nnet, rows - 1, &computation);
+  std::vector<CommandType> types;
+  for (const NnetComputation::Command &c : computation.commands)
+    types.push_back(c.command_type);
+  CHECK(types == std::vector<CommandType>{kAcceptInput, kNoOperationPermanent,
+                                          kProvideOutput, kNoOperationMarker});
+  const Matrix x = RandomMatrix(rows, 3, 251), dy = RandomMatrix(rows, 3, 252);
+  Matrix y, dx;
+  RunComputation(computation, nnet, nullptr, x, nullptr, &y, &dx);
+  CHECK(y.ToHost() == x.ToHost());
+
+  // With the input derivative: dx = dy.
+  computation = Compile(nnet, Request(rows, 0, rows, true, false));
+  Optimize(NnetOptimizeOptions(), nnet, rows - 1, &computation);
+  RunComputation(computation, nnet, nullptr, x, &dy, &y, &dx);
+  CHECK(y.ToHost() == x.ToHost());
+  CHECK(dx.ToHost() == dy.ToHost());
+}
+
+TEST_CASE("NnetComputer runs optimized Append and Offset of the input",
+          "[computer]") {
+  const Nnet nnet = NnetFromConfigText(
+      "input-node name=input dim=2\n"
+      "output-node name=output input=Append(Offset(input, 1), input)\n");
+  const int32_t num_t = 6, rows = num_t - 1;
+  NnetComputation computation =
+      Compile(nnet, Request(num_t, 0, rows, false, false));
+  Optimize(NnetOptimizeOptions(), nnet, rows - 1, &computation);
+  const Matrix x = RandomMatrix(num_t, 2, 253);
+  Matrix y, dx;
+  RunComputation(computation, nnet, nullptr, x, nullptr, &y, &dx);
+  const std::vector<float> xs = x.ToHost(), ys = y.ToHost();
+  REQUIRE(ys.size() == static_cast<size_t>(rows * 4));
+  for (int32_t t = 0; t < rows; ++t)
+    for (int32_t d = 0; d < 2; ++d) {
+      CHECK(ys[t * 4 + d] == xs[(t + 1) * 2 + d]);
+      CHECK(ys[t * 4 + 2 + d] == xs[t * 2 + d]);
+    }
 }
 
 }  // namespace

@@ -202,5 +202,21 @@ TEST_CASE("CpuBackend row primitives reject bad indexes",
                   InternalError);
 }
 
+// Each column is summed in float, row after row, as Kaldi's AddRowRanges
+// (statistics pooling's variances keep that rounding): 1e8 + 1 is 1e8 in
+// float, so the range 1e8, 1, -1e8 sums to 0 (in double it would be 1),
+// and 1, 1e8, -1e8 to 0 too; 1e8, -1e8, 1 to 1.
+TEST_CASE("CpuBackend AddRowRanges sums in float, in row order",
+          "[device][cpu-backend]") {
+  CpuBackend cpu;
+  const std::vector<float> src = {1e8f,  1.0f, -1e8f, 1.0f, 1e8f,
+                                  -1e8f, 1e8f, -1e8f, 1.0f};
+  const std::vector<int32_t> ranges = {0, 3, 3, 6, 6, 9};
+  std::vector<float> dst(3, 0.5f);
+  cpu.AddRowRanges(1.0f, ConstMatView(src.data(), 9, 1, 1), ranges.data(),
+                   MatView(dst.data(), 3, 1, 1));
+  CHECK(dst == std::vector<float>{0.5f, 0.5f, 1.5f});
+}
+
 }  // namespace
 }  // namespace nnet3

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <vector>
 
 #include "base/error.h"
 #include "../component-test-utils.h"
@@ -251,4 +252,27 @@ TEST_CASE("Normalize config errors name the key", "[nonlinear]") {
   // As Kaldi, input-dim is not read when dim is given: left unused.
   CHECK(init("type=NormalizeComponent dim=6 input-dim=6") == "input-dim=6");
   CHECK(init("type=BatchNormComponent dim=6 colour=blue") == "colour=blue");
+}
+
+// Test mode's scale and offset are rounded as Kaldi derives them (from its
+// double sums count * mean and count * (var + mean^2), in float): the
+// values below are what Kaldi's nnet3-compute gave for this component
+// (outputs for inputs 0 and 2^40). Computed directly from the mean and
+// variance, each of them differs in its last bits.
+TEST_CASE("BatchNormComponent test mode rounds as Kaldi", "[nonlinear]") {
+  auto c = ReadComponent(
+      "<BatchNormComponent> <Dim> 4 <BlockDim> 4 <Epsilon> 0.001 "
+      "<TargetRms> 1 <TestMode> F <Count> 37 "
+      "<StatsMean> [ -1.2509765625 -2.9130859375 2.841796875 -2.751953125 ] "
+      "<StatsVar> [ 0.1884765625 1.392578125 1.6044921875 0.0517578125 ] "
+      "</BatchNormComponent>",
+      false);
+  BatchNormComponent *b = AsBatchNorm(c);
+  b->SetTestMode(true);
+  CHECK(b->TestScale().ToHost() == std::vector<float>{2.29732323f, 0.847099006f,
+                                                      0.789215803f,
+                                                      4.35366154f});
+  CHECK(b->TestOffset().ToHost() == std::vector<float>{2.87389755f, 2.46767211f,
+                                                       -2.24279094f,
+                                                       11.9810724f});
 }
