@@ -7,7 +7,8 @@
 # except L.fst and L_disambig.fst (our lexicon FST lists the same arcs in
 # another order: the same text after sorting). Ha.fst and HCLGa.fst, which
 # mkgraph.sh deletes, are remade with the same program calls. Then bad
-# input: one-line errors, exit 1.
+# input: one-line errors, exit 1 (an LM word missing from the lexicon: a
+# warning per skipped n-gram, exit 0, as Kaldi's arpa2fst).
 BIN=$1 DATA=$2
 G=$DATA/graph K=$DATA/graph/kaldi
 U=$(cd "$(dirname "$0")/../../egs/utils" && pwd)
@@ -63,6 +64,11 @@ gunzip -c "$G/bigram.arpa.gz" > lm.arpa
 sed 's/^ngram 2=6$/ngram 2=5/' lm.arpa > bad-count.arpa
 expect_error arpa-bad-count "'bad-count.arpa' line 19 .*5 n-grams of order 2" \
   "arpa2fst --read-symbol-table=lang/words.txt bad-count.arpa G.fst"
+# An LM word that the lexicon lacks: its n-grams are skipped with a warning
+# naming the line, as by Kaldi (not an error).
+sed 's/yes/maybe/g' lm.arpa > oov.arpa
+expect_exit arpa-oov-word 0 "^WARNING .*'oov.arpa' line 9 .* skipped: word 'maybe' not in symbol table" \
+  "arpa2fst --read-symbol-table=lang/words.txt oov.arpa G.fst"
 sed 's/^-0.15490\tno yes$/-0.15490/' lm.arpa > bad-line.arpa
 expect_error arpa-bad-line "'bad-line.arpa' line 15 .*Invalid n-gram data line" \
   "arpa2fst --read-symbol-table=lang/words.txt bad-line.arpa G.fst"
