@@ -6,6 +6,8 @@
 #
 #   scripts/bench-mkgraph.sh [BIN [REFSYS [KALDI]]]
 #   defaults: build/bin, /work/refsys/s5, /opt/kaldi
+#   STEPS=1 scripts/bench-mkgraph.sh   also times each program of the
+#                                      pipeline alone (files between steps)
 #
 # Words: /usr/share/dict/american-english (Debian's wamerican; lowercase
 # ASCII letters, 3-10 long), shuffled with seed 5; pronunciations from
@@ -107,3 +109,36 @@ for f in tmp/LG.fst tmp/CLG_3_1.fst tmp/ilabels_3_1; do
   cmp lang_ours/$f lang_kaldi/$f && echo "identical: $f"
 done
 cmp exp/tri1/graph_ours/HCLG.fst exp/tri1/graph_kaldi/HCLG.fst && echo "identical: HCLG.fst"
+
+[ "${STEPS:-}" = 1 ] || exit 0
+# Each step alone, on the same input files (Kaldi's), ours then Kaldi's.
+L=lang_kaldi T=lang_kaldi/tmp M=exp/tri1/final.mdl
+steps=(
+  "fsttablecompose $L/L_disambig.fst $L/G.fst s1.fst"
+  "fstdeterminizestar --use-log=true s1.fst s2.fst"
+  "fstminimizeencoded s2.fst s3.fst"
+  "fstpushspecial s3.fst s4.fst"
+  "fstcomposecontext --context-size=3 --central-position=1 --read-disambig-syms=$L/phones/disambig.int --write-disambig-syms=d.int ilabels $T/LG.fst s5.fst"
+  "make-h-transducer --disambig-syms-out=tid.int --transition-scale=1.0 $T/ilabels_3_1 exp/tri1/tree $M s6.fst"
+  "fsttablecompose s6.fst $T/CLG_3_1.fst s7.fst"
+  "fstdeterminizestar --use-log=true s7.fst s8.fst"
+  "fstrmsymbols tid.int s8.fst s9.fst"
+  "fstrmepslocal s9.fst s10.fst"
+  "fstminimizeencoded s10.fst s11.fst"
+  "add-self-loops --self-loop-scale=0.1 --reorder=true $M s11.fst s12.fst"
+)
+for st in "${steps[@]}"; do
+  for who in ours kaldi; do
+    if [ $who = ours ]; then p=$BIN:/usr/bin:/bin; else p=$kaldi_path; fi
+    mkdir -p $who
+    (cd $who && ln -sf ../lang_kaldi ../exp . 2> /dev/null
+     PATH=$p /usr/bin/time -f "%U %S %M" -o time.txt bash -c "$st" 2> /dev/null ||
+       echo "FAILED: $st")
+    printf '%-5s user %6s s, system %5s s, max RSS %7s kB: %s\n' $who \
+      $(cat $who/time.txt) "${st%% *}"
+  done
+done
+for f in $(seq -f 's%g.fst' 1 12) ilabels d.int tid.int; do
+  cmp -s ours/$f kaldi/$f || echo "$f: ours and Kaldi's differ"
+done
+echo "steps done (no line above: every output byte-identical)"

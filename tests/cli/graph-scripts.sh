@@ -13,7 +13,7 @@ BIN=$1 DATA=$2
 G=$DATA/graph K=$DATA/graph/kaldi
 U=$(cd "$(dirname "$0")/../../egs/utils" && pwd)
 . "$(dirname "$0")/lib.sh"
-need libfst-tools 'command -v fstcompile && command -v fstarcsort && command -v fstconvert && command -v fstinfo && command -v fstcompose'
+need libfst-tools 'command -v fstcompile && command -v fstarcsort && command -v fstconvert && command -v fstinfo && command -v fstcompose && command -v fstprint'
 need python3 'command -v python3'
 
 # same_text NAME A B: same lines in any order (FSTs: fstprint first).
