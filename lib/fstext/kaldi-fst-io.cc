@@ -59,12 +59,12 @@ void ReadFstKaldi(const std::string &rxfilename,
 }
 
 void WriteFstKaldi(const fst::VectorFst<fst::StdArc> &fst,
-                   const std::string &wxfilename) {
+                   const std::string &wxfilename, bool write_symbols) {
   const std::string name = wxfilename.empty() ? "-" : wxfilename;
   Output output(name, /*binary=*/true, /*write_header=*/false,
                 /*atomic=*/true);
   try {
-    WriteFstKaldi(output.Stream(), true, fst);
+    WriteFstKaldi(output.Stream(), true, fst, write_symbols);
   } catch (const UserError &e) {
     RethrowWriteError(e, output.Stream(), errno,
                       "Writing '" + PrintableWxfilename(name) + "'");

@@ -53,21 +53,24 @@ void ReadFstKaldi(const std::string &rxfilename,
 fst::VectorFst<fst::StdArc> *CastOrConvertToVectorFst(
     fst::Fst<fst::StdArc> *fst);
 
-// Writes OpenFst's binary form (a plain file is written atomically).
+// Writes OpenFst's binary form (a plain file is written atomically), with
+// the FST's symbol tables if it has them (and write_symbols).
 void WriteFstKaldi(const fst::VectorFst<fst::StdArc> &fst,
-                   const std::string &wxfilename);
+                   const std::string &wxfilename, bool write_symbols = true);
 
 // Writes `fst` to a stream: OpenFst's binary form, or Kaldi's text form.
 // UserError on a stream failure.
 template <class Arc>
 void WriteFstKaldi(std::ostream &os, bool binary,
-                   const fst::VectorFst<Arc> &fst) {
+                   const fst::VectorFst<Arc> &fst, bool write_symbols = true) {
   if (binary) {
     std::string openfst_says;
     bool ok;
     {
       OpenFstLogCapture capture(&openfst_says);
-      ok = fst.Write(os, fst::FstWriteOptions());
+      fst::FstWriteOptions opts;
+      opts.write_isymbols = opts.write_osymbols = write_symbols;
+      ok = fst.Write(os, opts);
     }
     if (!ok) NNET3_ERR << "Error writing an FST: " << openfst_says;
   } else {

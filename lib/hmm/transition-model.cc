@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 #include <tuple>
 
 #include "base/error.h"
 #include "base/io-funcs.h"
+#include "base/log.h"
 #include "device/device.h"
 #include "util/kaldi-io.h"
 
@@ -23,6 +25,83 @@ bool TransitionModel::Tuple::operator==(const Tuple &o) const {
 }
 
 TransitionModel::TransitionModel() : log_probs_(CpuDevice()) {}
+
+TransitionModel::TransitionModel(const ContextDependency &ctx_dep,
+                                 const HmmTopology &topo)
+    : topo_(topo), log_probs_(CpuDevice()) {
+  if (topo_.IsHmm())
+    ComputeTuplesIsHmm(ctx_dep);
+  else
+    ComputeTuplesNotHmm(ctx_dep);
+  // The sorted order defines the transition-ids.
+  std::sort(tuples_.begin(), tuples_.end());
+  tuples_.erase(std::unique(tuples_.begin(), tuples_.end()), tuples_.end());
+  ComputeDerived();
+  InitializeProbs();
+  Check();
+}
+
+void TransitionModel::ComputeTuplesIsHmm(const ContextDependency &ctx_dep) {
+  const std::vector<int32_t> &phones = topo_.GetPhones();
+  std::vector<int32_t> num_pdf_classes(phones.back() + 1, -1);
+  for (int32_t phone : phones)
+    num_pdf_classes[phone] = topo_.NumPdfClasses(phone);
+  // Indexed by pdf: the (phone, pdf-class) pairs that can have it.
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> pdf_info;
+  ctx_dep.GetPdfInfo(phones, num_pdf_classes, &pdf_info);
+  // (phone, pdf-class) -> the HMM states that emit that pdf-class.
+  std::map<std::pair<int32_t, int32_t>, std::vector<int32_t>> states_of;
+  for (int32_t phone : phones) {
+    const HmmTopology::TopologyEntry &entry = topo_.TopologyForPhone(phone);
+    for (int32_t j = 0; j < static_cast<int32_t>(entry.size()); j++)
+      if (entry[j].forward_pdf_class != HmmTopology::kNoPdf)
+        states_of[{phone, entry[j].forward_pdf_class}].push_back(j);
+  }
+  for (int32_t pdf = 0; pdf < static_cast<int32_t>(pdf_info.size()); pdf++)
+    for (const auto &phone_and_class : pdf_info[pdf])
+      for (int32_t hmm_state : states_of[phone_and_class])
+        tuples_.push_back({phone_and_class.first, hmm_state, pdf, pdf});
+}
+
+void TransitionModel::ComputeTuplesNotHmm(const ContextDependency &ctx_dep) {
+  const std::vector<int32_t> &phones = topo_.GetPhones();
+  // Indexed by phone: (forward, self-loop) pdf-class of each emitting state.
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> class_pairs(
+      phones.back() + 1);
+  for (int32_t phone : phones)
+    for (const HmmTopology::HmmState &s : topo_.TopologyForPhone(phone))
+      if (s.forward_pdf_class != HmmTopology::kNoPdf)
+        class_pairs[phone].emplace_back(s.forward_pdf_class,
+                                        s.self_loop_pdf_class);
+  // Indexed by phone, then by the entry of class_pairs[phone].
+  std::vector<std::vector<std::vector<std::pair<int32_t, int32_t>>>> pdf_info;
+  ctx_dep.GetPdfInfo(phones, class_pairs, &pdf_info);
+  for (int32_t phone : phones) {
+    const HmmTopology::TopologyEntry &entry = topo_.TopologyForPhone(phone);
+    for (size_t j = 0; j < class_pairs[phone].size(); j++)
+      for (int32_t hmm_state = 0;
+           hmm_state < static_cast<int32_t>(entry.size()); hmm_state++) {
+        const HmmTopology::HmmState &s = entry[hmm_state];
+        if (s.forward_pdf_class == HmmTopology::kNoPdf ||
+            std::make_pair(s.forward_pdf_class, s.self_loop_pdf_class) !=
+                class_pairs[phone][j])
+          continue;
+        for (const auto &pdfs : pdf_info[phone][j])
+          tuples_.push_back({phone, hmm_state, pdfs.first, pdfs.second});
+      }
+  }
+}
+
+void TransitionModel::InitializeProbs() {
+  std::vector<float> log_probs(num_transition_ids_ + 1, 0.0f);
+  for (int32_t tid = 1; tid <= num_transition_ids_; tid++) {
+    const float prob = Transition(tid).second;
+    if (prob > 1.0f)
+      NNET3_WARN << "TransitionModel::InitializeProbs, prob greater than one.";
+    log_probs[tid] = std::log(prob);
+  }
+  log_probs_ = Vector(log_probs, CpuDevice());
+}
 
 void TransitionModel::Read(std::istream &is, bool binary) {
   try {

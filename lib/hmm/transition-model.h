@@ -2,11 +2,12 @@
 // nnet3 or GMM). It holds the HMM topology, the tuples (phone, HMM state,
 // forward pdf, self-loop pdf) that define the transition states, and the
 // log-probability of each transition-id. We read, check and write it (byte
-// for byte, binary and text) so that .mdl files round-trip; building one
-// from a decision tree is not supported.
+// for byte, binary and text) so that .mdl files round-trip, and build it
+// from a decision tree and a topology as Kaldi does (nnet3-am-init, gmm-init).
 //
 //   TransitionModel trans_model;
 //   trans_model.Read(is, binary);      // UserError if malformed
+//   TransitionModel built(ctx_dep, topo);   // the same bytes as Kaldi's
 //   int32_t num_pdfs = trans_model.NumPdfs();
 //   int32_t phone = trans_model.TransitionIdToPhone(tid);
 //   trans_model.Write(os, binary);
@@ -34,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "hmm/context-dependency.h"
 #include "hmm/hmm-topology.h"
 #include "matrix/vector.h"
 
@@ -51,6 +53,12 @@ class TransitionModel {
   };
 
   TransitionModel();
+  // Kaldi's TransitionModel(ctx_dep, topo): a transition state for every
+  // (phone, HMM state, forward pdf, self-loop pdf) the tree can give to an
+  // emitting state of the phone's topology entry, sorted; each
+  // transition's log-probability is the log of its topology probability.
+  // UserError if the tree has no pdf for some pdf-class of some phone.
+  TransitionModel(const ContextDependency &ctx_dep, const HmmTopology &topo);
   // UserError ("in the TransitionModel: ...") if the stream does not hold a
   // valid transition model (the
   // tuples must be sorted and unique and name existing phones and states,
@@ -127,6 +135,12 @@ class TransitionModel {
 
  private:
   void ReadInternal(std::istream &is, bool binary);
+  // The tuples of TransitionModel(ctx_dep, topo), for a plain HMM topology
+  // and for one with separate self-loop pdf-classes.
+  void ComputeTuplesIsHmm(const ContextDependency &ctx_dep);
+  void ComputeTuplesNotHmm(const ContextDependency &ctx_dep);
+  // The log-probabilities from the topology.
+  void InitializeProbs();
   // Transition-ids, pdfs and their count from topo_ and tuples_; UserError
   // for tuples that name no phone or state.
   void ComputeDerived();

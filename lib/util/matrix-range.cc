@@ -54,22 +54,6 @@ MatrixRange ParseMatrixRange(const std::string &range, int32_t num_rows,
   return ans;
 }
 
-bool SplitRangeSuffix(const std::string &rxfilename_in, std::string *filename,
-                      std::string *range) {
-  const std::string rxfilename = rxfilename_in;  // may alias *filename
-  range->clear();
-  if (rxfilename.empty() || rxfilename.back() != ']') {
-    *filename = rxfilename;
-    return false;
-  }
-  size_t open = rxfilename.find_last_of('[');
-  if (open == std::string::npos)
-    NNET3_ERR << "Invalid range in '" << rxfilename << "': ']' without '['";
-  *filename = rxfilename.substr(0, open);
-  *range = rxfilename.substr(open + 1, rxfilename.size() - open - 2);
-  return true;
-}
-
 void ExtractMatrixRange(const std::string &range, Matrix *mat) {
   MatrixRange r = ParseMatrixRange(range, mat->NumRows(), mat->NumCols());
   if (r.row_offset == 0 && r.col_offset == 0 && r.num_rows == mat->NumRows() &&

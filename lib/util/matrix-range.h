@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <string>
 
+#include "util/range-suffix.h"
+
 namespace nnet3 {
 
 class Matrix;
@@ -33,12 +35,6 @@ struct MatrixRange {
 // matrix; throws UserError if it is malformed or out of bounds.
 MatrixRange ParseMatrixRange(const std::string &range, int32_t num_rows,
                              int32_t num_cols);
-
-// Splits "foo.mat[0:9]" into "foo.mat" and "0:9". Returns false (and copies
-// the name unchanged, range empty) when there is no trailing [range]; throws
-// UserError for a trailing ']' without '['. `filename` may alias the input.
-bool SplitRangeSuffix(const std::string &rxfilename, std::string *filename,
-                      std::string *range);
 
 // Replaces *mat by its sub-matrix `range` (on the same device).
 void ExtractMatrixRange(const std::string &range, Matrix *mat);

@@ -3,7 +3,7 @@
 #include <cctype>
 
 #include "base/text-utils.h"
-#include "util/matrix-range.h"
+#include "util/range-suffix.h"
 
 namespace nnet3 {
 namespace table_internal {

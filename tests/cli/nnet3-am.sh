@@ -158,7 +158,7 @@ expect_error copy-truncated "truncated\.mdl" "nnet3-am-copy truncated.mdl x.mdl"
 sed 's/^3 0 5 $/3 4 5 /' "$G/hmm.mdl.txt" > bad-tuple.mdl
 expect_error copy-bad-tuple "bad-tuple\.mdl.*HMM state 4 of phone 3" "nnet3-am-copy bad-tuple.mdl x.mdl"
 expect_error copy-bad-edits "set-learning-rat" "nnet3-am-copy --edits='set-learning-rat name=x' $G/hmm.mdl x.mdl"
-expect_error init-tree-form "tree.*not read" "nnet3-am-init tree topo $G/nnet.raw.txt x.mdl"
+expect_error init-tree-form "Cannot open 'no-tree'" "nnet3-am-init no-tree topo $G/nnet.raw.txt x.mdl"
 expect_error init-raw-as-trans "nnet.raw.txt.*does not start with <TransitionModel>" "nnet3-am-init $G/nnet.raw.txt $G/nnet.raw.txt x.mdl"
 printf ' [ 1 2 3 ]\n' > short.vec
 expect_error adjust-dim "dimension 3 but the model has 6 pdfs" "nnet3-am-adjust-priors $G/hmm.mdl short.vec x.mdl"
