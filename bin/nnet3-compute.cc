@@ -6,13 +6,13 @@
 
 #include "base/options.h"
 #include "base/program.h"
+#include "compute/am-nnet-simple.h"
 #include "compute/decodable-simple-looped.h"
 #include "compute/inference-loop.h"
 #include "compute/ivector-tables.h"
 #include "compute/nnet-simple-computation.h"
 #include "device/device.h"
 #include "nnet/nnet-utils.h"
-#include "compute/am-nnet-simple.h"
 #include "util/kaldi-io.h"
 
 namespace {
@@ -52,31 +52,6 @@ nnet3::NnetSimpleLoopedComputationOptions LoopedOptions(
   return looped;
 }
 
-// --looped=true: one DecodableNnetSimpleLooped per utterance, behind the
-// interface the utterance loop drives.
-class LoopedComputer : public nnet3::UtteranceComputer {
- public:
-  LoopedComputer(const nnet3::NnetSimpleComputationOptions &opts,
-                 nnet3::Nnet *nnet, int32_t ivector_dim)
-      : info_(LoopedOptions(opts), nnet), ivector_dim_(ivector_dim) {}
-  int32_t IvectorDim() const override { return ivector_dim_; }
-  void ComputeUtterance(const std::string &utterance,
-                        const nnet3::MatrixView &features,
-                        const nnet3::VectorView *ivector,
-                        const nnet3::MatrixView *online_ivectors,
-                        int32_t online_ivector_period,
-                        nnet3::Matrix *output) override {
-    nnet3::DecodableNnetSimpleLooped decodable(info_, utterance, features,
-                                               ivector, online_ivectors,
-                                               online_ivector_period);
-    decodable.GetAllOutput(output);
-  }
-
- private:
-  nnet3::DecodableNnetSimpleLoopedInfo info_;
-  int32_t ivector_dim_;
-};
-
 }  // namespace
 
 int main(int argc, char *argv[]) {
@@ -112,10 +87,14 @@ int main(int argc, char *argv[]) {
     SetDropoutTestMode(true, &nnet);
     CollapseModel(CollapseModelConfig(), &nnet);
     NnetSimpleComputer computer(opts, nnet);
-    std::unique_ptr<LoopedComputer> looped_computer;
-    if (looped)
+    std::unique_ptr<DecodableNnetSimpleLoopedInfo> looped_info;
+    std::unique_ptr<NnetSimpleLoopedComputer> looped_computer;
+    if (looped) {
+      looped_info = std::make_unique<DecodableNnetSimpleLoopedInfo>(
+          LoopedOptions(opts), &nnet);
       looped_computer =
-          std::make_unique<LoopedComputer>(opts, &nnet, computer.IvectorDim());
+          std::make_unique<NnetSimpleLoopedComputer>(*looped_info);
+    }
     UtteranceComputer *chosen =
         looped ? static_cast<UtteranceComputer *>(looped_computer.get())
                : &computer;

@@ -228,4 +228,16 @@ void DecodableNnetSimpleLooped::GetAllOutput(Matrix *output) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// NnetSimpleLoopedComputer
+
+void NnetSimpleLoopedComputer::ComputeUtterance(
+    const std::string &utterance, const MatrixView &features,
+    const VectorView *ivector, const MatrixView *online_ivectors,
+    int32_t online_ivector_period, Matrix *output) {
+  DecodableNnetSimpleLooped decodable(info_, utterance, features, ivector,
+                                      online_ivectors, online_ivector_period);
+  decodable.GetAllOutput(output);
+}
+
 }  // namespace nnet3

@@ -15,6 +15,9 @@
 //   Matrix output;
 //   decodable.GetAllOutput(&output);   // or GetOutputForFrame(f, &row)
 //
+//   NnetSimpleLoopedComputer computer(info);   // the same, as an
+//   computer.ComputeUtterance(...);            // UtteranceComputer
+//
 // The info object holds the compiled computation and may be shared by many
 // decodables (one per utterance; not thread-safe each). The network must be
 // simple (compile/nnet-context.h); if it has an "ivector" input, the info
@@ -37,6 +40,7 @@
 #include "compile/computation-request.h"
 #include "compile/nnet-computation.h"
 #include "compute/nnet-computer.h"
+#include "compute/utterance-computer.h"
 #include "matrix/matrix.h"
 #include "matrix/vector.h"
 #include "nnet/nnet.h"
@@ -133,6 +137,25 @@ class DecodableNnetSimpleLooped {
   // The output of the last chunk, and the subsampled frame of its row 0.
   Matrix current_output_;
   int32_t current_output_offset_ = -1;
+};
+
+// The looped computation behind the UtteranceComputer interface (what
+// nnet3-compute --looped=true and nnet3-latgen-faster-looped run): one
+// DecodableNnetSimpleLooped per utterance, all of its output at once. It
+// only reads the info, so threads may share one computer.
+class NnetSimpleLoopedComputer : public UtteranceComputer {
+ public:
+  // `info` must outlive the computer.
+  explicit NnetSimpleLoopedComputer(const DecodableNnetSimpleLoopedInfo &info)
+      : info_(info) {}
+  int32_t IvectorDim() const override { return info_.IvectorDim(); }
+  void ComputeUtterance(const std::string &utterance,
+                        const MatrixView &features, const VectorView *ivector,
+                        const MatrixView *online_ivectors,
+                        int32_t online_ivector_period, Matrix *output) override;
+
+ private:
+  const DecodableNnetSimpleLoopedInfo &info_;
 };
 
 }  // namespace nnet3

@@ -8,6 +8,10 @@
 
 #include "base/error.h"
 #include "base/log.h"
+#include "fstext/lattice-convert.h"
+#include "fstext/lattice-scale.h"
+#include "fstext/linear-symbol-sequence.h"
+#include "lat/word-insertion-penalty.h"
 
 namespace nnet3 {
 namespace {
@@ -91,6 +95,39 @@ void CompactLatticeShortestPath(const CompactLattice &clat,
   }
   shortest_path->SetFinal(static_cast<int>(states.size() - 1),
                           clat.Final(states.back()));
+}
+
+bool CompactLatticeBestPath(const CompactLattice &clat, double lm_scale,
+                            double acoustic_scale, LatticeBestPath *best) {
+  CompactLattice scaled(clat);
+  ScaleLattice(LatticeScale(lm_scale, acoustic_scale), &scaled);
+  CompactLattice best_clat;
+  CompactLatticeShortestPath(scaled, &best_clat);
+  Lattice best_lat;
+  ConvertLattice(best_clat, &best_lat);
+  if (best_lat.Start() == fst::kNoStateId) return false;
+  const bool linear = GetLinearSymbolSequence(best_lat, &best->alignment,
+                                              &best->words, &best->weight);
+  NNET3_ASSERT(linear);
+  return true;
+}
+
+bool CompactLatticeOneBest(const CompactLattice &clat, float lm_scale,
+                           float acoustic_scale, float word_ins_penalty,
+                           CompactLattice *best_path) {
+  if (lm_scale == 0.0f || acoustic_scale == 0.0f)
+    NNET3_ERR << "Do not use exactly zero acoustic or LM scale (cannot be "
+                 "inverted)";
+  CompactLattice scaled(clat);
+  ScaleLattice(LatticeScale(lm_scale, acoustic_scale), &scaled);
+  if (word_ins_penalty > 0.0f)
+    AddWordInsPenToCompactLattice(word_ins_penalty, &scaled);
+  CompactLatticeShortestPath(scaled, best_path);
+  if (best_path->Start() == fst::kNoStateId) return false;
+  if (word_ins_penalty > 0.0f)
+    AddWordInsPenToCompactLattice(-word_ins_penalty, best_path);
+  ScaleLattice(LatticeScale(1.0 / lm_scale, 1.0 / acoustic_scale), best_path);
+  return true;
 }
 
 }  // namespace nnet3

@@ -16,6 +16,8 @@
 //   SequentialBaseFloatReader RandomAccessBaseFloatReader BaseFloatWriter
 //   SequentialDoubleReader RandomAccessDoubleReader DoubleWriter
 //   SequentialBoolReader   RandomAccessBoolReader   BoolWriter
+//   SequentialBaseFloatPairVectorReader RandomAccessBaseFloatPairVectorReader
+//   BaseFloatPairVectorWriter          (std::vector<std::pair<float, float>>)
 //
 //   SequentialBaseFloatMatrixReader feats("scp:feats.scp");
 //   BaseFloatMatrixWriter out("ark,t:-");
@@ -35,6 +37,7 @@
 #include "matrix/matrix.h"
 #include "matrix/posterior.h"
 #include "matrix/vector.h"
+#include "util/pair-vector-holder.h"
 #include "util/table-holders.h"
 #include "util/table-reader.h"
 #include "util/table-writer.h"
@@ -90,6 +93,12 @@ using DoubleWriter = TableWriter<BasicHolder<double>>;
 using SequentialBoolReader = SequentialTableReader<BasicHolder<bool>>;
 using RandomAccessBoolReader = RandomAccessTableReader<BasicHolder<bool>>;
 using BoolWriter = TableWriter<BasicHolder<bool>>;
+
+using SequentialBaseFloatPairVectorReader =
+    SequentialTableReader<BasicPairVectorHolder<float>>;
+using RandomAccessBaseFloatPairVectorReader =
+    RandomAccessTableReader<BasicPairVectorHolder<float>>;
+using BaseFloatPairVectorWriter = TableWriter<BasicPairVectorHolder<float>>;
 
 }  // namespace nnet3
 

@@ -2,7 +2,8 @@
 // whitespace-free token per key (Kaldi's utt2spk: "utt1 spk1\n") and for a
 // list of them (spk2utt: "spk1 utt1 utt2\n"). Written and read in text form
 // whatever the mode: the tokens separated by spaces, then the end of the
-// line.
+// line -- also in binary archives, which have no "\0B" before it, as
+// Kaldi's (align-text ark:... writes text lines).
 //
 //   RandomAccessTokenReader utt2spk("ark:data/utt2spk");
 //   const std::string &spk = utt2spk.Value("utt1");
@@ -28,6 +29,7 @@ namespace nnet3 {
 class TokenHolder {
  public:
   using T = std::string;
+  static constexpr bool kBinaryHeader = false;
   // UserError for an empty token or one with whitespace.
   static void Write(std::ostream &os, bool binary, const T &t) {
     (void)binary;
@@ -66,6 +68,7 @@ class TokenHolder {
 class TokenVectorHolder {
  public:
   using T = std::vector<std::string>;
+  static constexpr bool kBinaryHeader = false;
   static void Write(std::ostream &os, bool binary, const T &t) {
     (void)binary;
     for (const std::string &token : t) {

@@ -5,11 +5,12 @@
 #   utils/run.pl [--max-jobs-run N] JOB=1:4 exp/log/train.JOB.log cmd args...
 #   utils/run.pl exp/log/single.log cmd args...
 #
-# Every occurrence of the variable name (JOB above; any name works) in the
-# log file name and in the command is replaced by the job number. Each job
-# runs under "bash -c" with its stdout and stderr in its own log, which
-# starts with the command line and ends with "# Accounting: time=S threads=1"
-# and "# Ended (code C) at DATE, elapsed time S seconds". At most
+# Every occurrence of the variable name (JOB above; any name works), also
+# inside a word (wer_LMWT_0.0, as Kaldi's scoring writes), in the log file
+# name and in the command is replaced by the job number. Each job runs under
+# "bash -c" with its stdout and stderr in its own log, which starts with the
+# command line and ends with "# Accounting: time=S threads=1" and "# Ended
+# (code C) at DATE, elapsed time S seconds". At most
 # --max-jobs-run jobs (default: all) run at once. The exit status is 0 if all
 # jobs succeeded; otherwise it prints how many failed and where their logs are,
 # and exits 1.
@@ -71,8 +72,8 @@ for (my $job = $jobstart; $job <= $jobend; $job++) {
   wait_one() while $running >= $max_jobs_run;
   my ($log, $job_cmd) = ($logfile, $cmd);
   if ($jobname ne "") {
-    $log =~ s/\b$jobname\b/$job/g;
-    $job_cmd =~ s/\b$jobname\b/$job/g;
+    $log =~ s/$jobname/$job/g;  # anywhere, as Kaldi: wer_LMWT_0.0
+    $job_cmd =~ s/$jobname/$job/g;
   }
   my $logdir = $log;
   $logdir =~ s:/[^/]*$::;
