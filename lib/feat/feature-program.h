@@ -1,0 +1,64 @@
+// FeatureProgram: the main loop shared by compute-mfcc-feats,
+// compute-fbank-feats and compute-spectrogram-feats (Kaldi's featbin):
+// options, reading wav.scp, choosing the channel and the VTLN warp,
+// writing features, the log lines and the exit status.
+//
+//   FeatureProgram program(/*vtln=*/true);
+//   MfccOptions opts;  opts.Register(&po);  program.Register(&po);
+//   po.Read(argc, argv);  ...
+//   OfflineFeatures<MfccComputer> mfcc(opts);
+//   return program.Run(po.GetArg(1), po.GetArg(2),
+//       [&](const float *w, int64_t n, float f, float warp,
+//           std::vector<float> *out) { return mfcc.ComputeFeatures(...); },
+//       mfcc.Dim());
+//
+// As Kaldi's: an utterance that cannot be computed (wrong sample rate,
+// channel out of range, no --vtln-map entry, shorter than --min-duration)
+// gets a warning naming it and is skipped; an entry that cannot be read is
+// an error unless the rspecifier has the permissive option (scp,p:); a
+// truncated file gives a warning naming it, and the samples it has. The log
+// ends with " Done N out of M utterances." and the status is 0 if any
+// succeeded.
+#ifndef NNET3_FEAT_FEATURE_PROGRAM_H_
+#define NNET3_FEAT_FEATURE_PROGRAM_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace nnet3 {
+
+class OptionsRegistry;
+
+class FeatureProgram {
+ public:
+  // Computes the rows of one utterance into `out`; returns their number.
+  using ComputeFn = std::function<int32_t(
+      const float *wave, int64_t num_samples, float samp_freq, float vtln_warp,
+      std::vector<float> *out)>;
+
+  // `vtln`: whether --vtln-warp, --vtln-map and --utt2spk exist.
+  explicit FeatureProgram(bool vtln) : vtln_(vtln) {}
+  void Register(OptionsRegistry *po);
+  int Run(const std::string &wav_rspecifier,
+          const std::string &feats_wspecifier, const ComputeFn &compute,
+          int32_t dim);
+
+ private:
+  bool vtln_;
+  std::string output_format_ = "kaldi";
+  bool subtract_mean_ = false;
+  float vtln_warp_ = 1.0f;
+  std::string vtln_map_rspecifier_, utt2spk_rspecifier_;
+  int32_t channel_ = -1;
+  float min_duration_ = 0.0f;
+  std::string utt2dur_wspecifier_;
+};
+
+// Subtracts each column's mean from a rows x dim row-major matrix.
+void SubtractColumnMeans(int32_t rows, int32_t dim, std::vector<float> *m);
+
+}  // namespace nnet3
+
+#endif  // NNET3_FEAT_FEATURE_PROGRAM_H_
