@@ -4,7 +4,6 @@
 #include "base/log.h"
 #include "base/options.h"
 #include "feat/wave-data.h"
-#include "matrix/matrix.h"
 #include "util/table-types.h"
 #include "util/token-holder.h"
 
@@ -53,6 +52,15 @@ bool LookUpWarp(const std::string &utt, RandomAccessBaseFloatReader *vtln_map,
 }
 
 }  // namespace
+
+Matrix HostToMatrix(int32_t rows, int32_t cols,
+                    const std::vector<float> &data) {
+  NNET3_ASSERT(data.size() >= static_cast<size_t>(rows) * cols);
+  Matrix m(rows, cols, ResizeType::kUndefined,
+           MatrixStrideType::kStrideEqualNumCols);
+  if (rows > 0 && cols > 0) m.CopyFromHost(data.data(), cols);
+  return m;
+}
 
 void SubtractColumnMeans(int32_t rows, int32_t dim, std::vector<float> *m) {
   if (rows == 0) return;
@@ -136,10 +144,7 @@ int FeatureProgram::Run(const std::string &wav_rspecifier,
       continue;
     }
     if (subtract_mean_) SubtractColumnMeans(num_rows, dim, &rows);
-    Matrix feats(num_rows, num_rows == 0 ? 0 : dim, ResizeType::kUndefined,
-                 MatrixStrideType::kStrideEqualNumCols);
-    if (num_rows > 0) feats.CopyFromHost(rows.data(), dim);
-    writer.Write(utt, feats);
+    writer.Write(utt, HostToMatrix(num_rows, num_rows == 0 ? 0 : dim, rows));
     if (utt2dur.IsOpen()) utt2dur.Write(utt, wave.Duration());
     if (num_utts % 10 == 0)
       NNET3_LOG << "Processed " << num_utts << " utterances";

@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include "matrix/matrix.h"
+
 namespace nnet3 {
 
 class OptionsRegistry;
@@ -55,6 +57,9 @@ class FeatureProgram {
   float min_duration_ = 0.0f;
   std::string utt2dur_wspecifier_;
 };
+
+// A rows x cols Matrix (on the active device) holding `data`, row-major.
+Matrix HostToMatrix(int32_t rows, int32_t cols, const std::vector<float> &data);
 
 // Subtracts each column's mean from a rows x dim row-major matrix.
 void SubtractColumnMeans(int32_t rows, int32_t dim, std::vector<float> *m);

@@ -114,6 +114,18 @@ expect_ok sample-rate-8k compute-mfcc-feats --sample-frequency=8000 scp:low.scp 
 printf 'a %s\np false |\n' "$PWD/a.wav" > failpipe.scp
 expect_error failing-pipe "key 'p'.*'false' failed with exit status 1" \
   compute-mfcc-feats scp:failpipe.scp ark:/dev/null
+# add-deltas, splice-feats and wav-to-duration on what was computed here.
+expect_ok deltas add-deltas ark:mfcc.ark ark:d.ark
+[ "$(dim d.ark)" = 39 ] || fail "add-deltas: dim $(dim d.ark), expected 39"
+expect_ok splice splice-feats --left-context=3 --right-context=2 ark:mfcc.ark ark:sp6.ark
+[ "$(dim sp6.ark)" = 78 ] || fail "splice-feats: dim $(dim sp6.ark), expected 78"
+echo 'u [ 1 ; 2 ; 4 ]' > tiny.txt
+expect_ok deltas-tiny add-deltas --delta-order=1 ark:tiny.txt ark,t:tiny-d.txt
+[ "$(tr -s ' \n' ' ' < tiny-d.txt)" = "u [ 1 0.7 2 0.9 4 0.8 ] " ] ||
+  fail "add-deltas of 1 2 4: $(tr -s ' \n' ' ' < tiny-d.txt)"
+expect_ok duration wav-to-duration scp:a.scp ark,t:dur2
+[ "$(cat dur2)" = "a 1 " ] || fail "wav-to-duration wrote '$(cat dur2)'"
+
 # Options: an unknown window type; usage.
 expect_error window 'Invalid window type hann' \
   compute-mfcc-feats --window-type=hann scp:a.scp ark:/dev/null
