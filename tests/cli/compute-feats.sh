@@ -123,6 +123,17 @@ echo 'u [ 1 ; 2 ; 4 ]' > tiny.txt
 expect_ok deltas-tiny add-deltas --delta-order=1 ark:tiny.txt ark,t:tiny-d.txt
 [ "$(tr -s ' \n' ' ' < tiny-d.txt)" = "u [ 1 0.7 2 0.9 4 0.8 ] " ] ||
   fail "add-deltas of 1 2 4: $(tr -s ' \n' ' ' < tiny-d.txt)"
+# select-feats and paste-feats, as Kaldi's on small matrices.
+echo 'u [ 1 2 3 ; 4 5 6 ; 7 8 9 ]' > m3.txt
+echo 'u [ 10 ; 20 ]' > m2.txt
+expect_ok select select-feats 2-1,0 ark:m3.txt ark,t:sel.txt
+[ "$(tr -s ' \n' ' ' < sel.txt)" = "u [ 3 2 1 6 5 4 9 8 7 ] " ] ||
+  fail "select-feats 2-1,0: $(tr -s ' \n' ' ' < sel.txt)"
+expect_ok paste paste-feats --length-tolerance=1 ark:m3.txt ark:m2.txt ark,t:paste.txt
+[ "$(tr -s ' \n' ' ' < paste.txt)" = "u [ 1 2 3 10 4 5 6 20 ] " ] ||
+  fail "paste-feats: $(tr -s ' \n' ' ' < paste.txt)"
+expect_exit paste-tolerance 1 'Length mismatch 3 vs. 2 for utt u exceeds tolerance 0' \
+  paste-feats ark:m3.txt ark:m2.txt ark:/dev/null
 expect_ok duration wav-to-duration scp:a.scp ark,t:dur2
 [ "$(cat dur2)" = "a 1 " ] || fail "wav-to-duration wrote '$(cat dur2)'"
 
