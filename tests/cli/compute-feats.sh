@@ -137,6 +137,16 @@ expect_exit paste-tolerance 1 'Length mismatch 3 vs. 2 for utt u exceeds toleran
 expect_ok duration wav-to-duration scp:a.scp ark,t:dur2
 [ "$(cat dur2)" = "a 1 " ] || fail "wav-to-duration wrote '$(cat dur2)'"
 
+# extract-segments: 0.25 s .. 0.75 s of a.wav is samples 4000 .. 12000
+# (1 + (8000 - 400) / 160 = 48 frames), piped into compute-mfcc-feats; a
+# segment past the end is skipped with a warning.
+printf 'a-1 a 0.25 0.75\na-2 a 0.5 -1\na-3 a 2.0 3.0\n' > segments
+expect_ok segments "extract-segments scp:a.scp segments ark:- | compute-mfcc-feats ark:- ark:seg.ark"
+seglens=$(feat-to-len ark:seg.ark ark,t:- 2> /dev/null | awk '{printf "%s %s ", $1, $2}')
+[ "$seglens" = "a-1 48 a-2 48 " ] || fail "extract-segments: lengths $seglens"
+grep -q 'Segment start is out of file data range \[0, 1s\]; skipping segment a-3' "$TMP/err" ||
+  fail "extract-segments: no warning for a-3"
+
 # Options: an unknown window type; usage.
 expect_error window 'Invalid window type hann' \
   compute-mfcc-feats --window-type=hann scp:a.scp ark:/dev/null
