@@ -7,6 +7,7 @@
 #include "base/program.h"
 #include "feat/fbank.h"
 #include "feat/feature-program.h"
+#include "feat/htk-matrix.h"
 #include "feat/offline-features.h"
 
 namespace {
@@ -35,6 +36,7 @@ int main(int argc, char *argv[]) {
       po.PrintUsage();
       return 1;
     }
+    program.SetHtkKind(kHtkFbank | (opts.use_energy ? kHtkEnergy : kHtkZeroth));
     OfflineFeatures<FbankComputer> features(opts);
     auto compute = [&](const float *wave, int64_t n, float samp_freq,
                        float warp, std::vector<float> *out) {

@@ -6,6 +6,7 @@
 #include "base/options.h"
 #include "base/program.h"
 #include "feat/feature-program.h"
+#include "feat/htk-matrix.h"
 #include "feat/mfcc.h"
 #include "feat/offline-features.h"
 
@@ -35,6 +36,7 @@ int main(int argc, char *argv[]) {
       po.PrintUsage();
       return 1;
     }
+    program.SetHtkKind(kHtkMfcc | (opts.use_energy ? kHtkEnergy : kHtkZeroth));
     OfflineFeatures<MfccComputer> features(opts);
     auto compute = [&](const float *wave, int64_t n, float samp_freq,
                        float warp, std::vector<float> *out) {

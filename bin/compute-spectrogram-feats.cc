@@ -6,6 +6,7 @@
 #include "base/options.h"
 #include "base/program.h"
 #include "feat/feature-program.h"
+#include "feat/htk-matrix.h"
 #include "feat/offline-features.h"
 #include "feat/spectrogram.h"
 
@@ -35,6 +36,9 @@ int main(int argc, char *argv[]) {
       po.PrintUsage();
       return 1;
     }
+    program.SetHtkKind(
+        kHtkFbank | kHtkZeroth,
+        static_cast<int32_t>(opts.frame_opts.frame_shift_ms * 10000));
     OfflineFeatures<SpectrogramComputer> features(opts);
     auto compute = [&](const float *wave, int64_t n, float samp_freq,
                        float warp, std::vector<float> *out) {

@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/options.h"
+#include "feat/htk-matrix.h"
 #include "feat/wave-data.h"
 #include "util/table-types.h"
 #include "util/token-holder.h"
@@ -74,7 +75,7 @@ void SubtractColumnMeans(int32_t rows, int32_t dim, std::vector<float> *m) {
 
 void FeatureProgram::Register(OptionsRegistry *po) {
   po->Register("output-format", &output_format_,
-               "Format of the output files [kaldi] (htk is not supported)");
+               "Format of the output files [kaldi, htk]");
   po->Register("subtract-mean", &subtract_mean_,
                "Subtract mean of each feature file [CMS]; not recommended to "
                "do it this way. ");
@@ -102,9 +103,10 @@ void FeatureProgram::Register(OptionsRegistry *po) {
 int FeatureProgram::Run(const std::string &wav_rspecifier,
                         const std::string &feats_wspecifier,
                         const ComputeFn &compute, int32_t dim) {
-  if (output_format_ != "kaldi")
+  if (output_format_ != "kaldi" && output_format_ != "htk")
     NNET3_ERR << "Invalid output_format string " << output_format_
-              << " (only kaldi is supported)";
+              << " (use kaldi or htk)";
+  const bool htk = output_format_ == "htk";
   if (!utt2spk_rspecifier_.empty() && vtln_map_rspecifier_.empty())
     NNET3_ERR << "The --utt2spk option is only needed if the --vtln-map "
                  "option is used.";
@@ -113,7 +115,12 @@ int FeatureProgram::Run(const std::string &wav_rspecifier,
   if (!vtln_map_rspecifier_.empty()) vtln_map.Open(vtln_map_rspecifier_);
   if (!utt2spk_rspecifier_.empty()) utt2spk.Open(utt2spk_rspecifier_);
   SequentialTableReader<WaveHolder> reader(wav_rspecifier);
-  BaseFloatMatrixWriter writer(feats_wspecifier);
+  BaseFloatMatrixWriter writer;
+  TableWriter<HtkMatrixHolder> htk_writer;
+  if (htk)
+    htk_writer.Open(feats_wspecifier);
+  else
+    writer.Open(feats_wspecifier);
   DoubleWriter utt2dur;
   if (!utt2dur_wspecifier_.empty()) utt2dur.Open(utt2dur_wspecifier_);
   int64_t num_utts = 0, num_success = 0;
@@ -144,14 +151,23 @@ int FeatureProgram::Run(const std::string &wav_rspecifier,
       continue;
     }
     if (subtract_mean_) SubtractColumnMeans(num_rows, dim, &rows);
-    writer.Write(utt, HostToMatrix(num_rows, num_rows == 0 ? 0 : dim, rows));
+    if (htk) {
+      rows.resize(static_cast<size_t>(num_rows) * dim);
+      htk_writer.Write(utt,
+                       HtkMatrix{num_rows, dim, htk_period_, htk_kind_, rows});
+    } else {
+      writer.Write(utt, HostToMatrix(num_rows, num_rows == 0 ? 0 : dim, rows));
+    }
     if (utt2dur.IsOpen()) utt2dur.Write(utt, wave.Duration());
     if (num_utts % 10 == 0)
       NNET3_LOG << "Processed " << num_utts << " utterances";
     NNET3_VLOG(2) << "Processed features for key " << utt;
     num_success++;
   }
-  writer.Close();
+  if (htk)
+    htk_writer.Close();
+  else
+    writer.Close();
   if (utt2dur.IsOpen()) utt2dur.Close();
   NNET3_LOG << " Done " << num_success << " out of " << num_utts
             << " utterances.";

@@ -4,6 +4,7 @@
 // writing features, the log lines and the exit status.
 //
 //   FeatureProgram program(/*vtln=*/true);
+//   program.SetHtkKind(kHtkMfcc | kHtkEnergy);    // --output-format=htk
 //   MfccOptions opts;  opts.Register(&po);  program.Register(&po);
 //   po.Read(argc, argv);  ...
 //   OfflineFeatures<MfccComputer> mfcc(opts);
@@ -43,6 +44,12 @@ class FeatureProgram {
   // `vtln`: whether --vtln-warp, --vtln-map and --utt2spk exist.
   explicit FeatureProgram(bool vtln) : vtln_(vtln) {}
   void Register(OptionsRegistry *po);
+  // The HTK header of --output-format=htk: parameter kind and sample period
+  // in 100 ns units (feat/htk-matrix.h).
+  void SetHtkKind(uint16_t kind, int32_t period = 100000) {
+    htk_kind_ = kind;
+    htk_period_ = period;
+  }
   int Run(const std::string &wav_rspecifier,
           const std::string &feats_wspecifier, const ComputeFn &compute,
           int32_t dim);
@@ -56,6 +63,8 @@ class FeatureProgram {
   int32_t channel_ = -1;
   float min_duration_ = 0.0f;
   std::string utt2dur_wspecifier_;
+  uint16_t htk_kind_ = 0;
+  int32_t htk_period_ = 100000;
 };
 
 // A rows x cols Matrix (on the active device) holding `data`, row-major.

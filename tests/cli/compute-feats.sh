@@ -147,6 +147,12 @@ seglens=$(feat-to-len ark:seg.ark ark,t:- 2> /dev/null | awk '{printf "%s %s ", 
 grep -q 'Segment start is out of file data range \[0, 1s\]; skipping segment a-3' "$TMP/err" ||
   fail "extract-segments: no warning for a-3"
 
+# --output-format=htk: "a " then HTK's big-endian header: 98 frames,
+# 100000 (10 ms), 52 bytes a frame, kind MFCC_E (0106 = 0x46).
+expect_ok htk compute-mfcc-feats --output-format=htk scp:a.scp ark:htk.ark
+[ "$(head -c 14 htk.ark | od -An -tx1 | tr -d ' \n')" = 612000000062000186a000340046 ] ||
+  fail "htk header: $(head -c 14 htk.ark | od -An -tx1)"
+
 # Options: an unknown window type; usage.
 expect_error window 'Invalid window type hann' \
   compute-mfcc-feats --window-type=hann scp:a.scp ark:/dev/null
