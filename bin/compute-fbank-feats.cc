@@ -1,14 +1,11 @@
 // compute-fbank-feats: Mel-filter bank (FBANK) from wav.scp (Kaldi's tool of
 // the same name; lib/feat/fbank.h, lib/feat/feature-program.h).
 #include <cstdint>
-#include <vector>
+#include <utility>
 
-#include "base/options.h"
-#include "base/program.h"
 #include "feat/fbank.h"
 #include "feat/feature-program.h"
 #include "feat/htk-matrix.h"
-#include "feat/offline-features.h"
 
 namespace {
 
@@ -25,23 +22,10 @@ const char *const kUsage =
 
 int main(int argc, char *argv[]) {
   using namespace nnet3;
-  return RunProgram(argc, argv, [&]() -> int {
-    OptionsRegistry po(kUsage);
-    FbankOptions opts;
-    FeatureProgram program(/*vtln=*/true);
-    opts.Register(&po);
-    program.Register(&po);
-    po.Read(argc, argv);
-    if (po.NumArgs() != 2) {
-      po.PrintUsage();
-      return 1;
-    }
-    program.SetHtkKind(kHtkFbank | (opts.use_energy ? kHtkEnergy : kHtkZeroth));
-    OfflineFeatures<FbankComputer> features(opts);
-    auto compute = [&](const float *wave, int64_t n, float samp_freq,
-                       float warp, std::vector<float> *out) {
-      return features.ComputeFeatures(wave, n, samp_freq, warp, out);
-    };
-    return program.Run(po.GetArg(1), po.GetArg(2), compute, features.Dim());
-  });
+  return FeatureProgramMain<FbankComputer>(
+      argc, argv, kUsage, /*vtln=*/true, [](const FbankOptions &o) {
+        return std::make_pair(
+            uint16_t(kHtkFbank | (o.use_energy ? kHtkEnergy : kHtkZeroth)),
+            100000);
+      });
 }

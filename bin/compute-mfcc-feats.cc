@@ -1,14 +1,11 @@
 // compute-mfcc-feats: MFCC from wav.scp (Kaldi's tool of the same
 // name; lib/feat/mfcc.h, lib/feat/feature-program.h).
 #include <cstdint>
-#include <vector>
+#include <utility>
 
-#include "base/options.h"
-#include "base/program.h"
 #include "feat/feature-program.h"
 #include "feat/htk-matrix.h"
 #include "feat/mfcc.h"
-#include "feat/offline-features.h"
 
 namespace {
 
@@ -25,23 +22,10 @@ const char *const kUsage =
 
 int main(int argc, char *argv[]) {
   using namespace nnet3;
-  return RunProgram(argc, argv, [&]() -> int {
-    OptionsRegistry po(kUsage);
-    MfccOptions opts;
-    FeatureProgram program(/*vtln=*/true);
-    opts.Register(&po);
-    program.Register(&po);
-    po.Read(argc, argv);
-    if (po.NumArgs() != 2) {
-      po.PrintUsage();
-      return 1;
-    }
-    program.SetHtkKind(kHtkMfcc | (opts.use_energy ? kHtkEnergy : kHtkZeroth));
-    OfflineFeatures<MfccComputer> features(opts);
-    auto compute = [&](const float *wave, int64_t n, float samp_freq,
-                       float warp, std::vector<float> *out) {
-      return features.ComputeFeatures(wave, n, samp_freq, warp, out);
-    };
-    return program.Run(po.GetArg(1), po.GetArg(2), compute, features.Dim());
-  });
+  return FeatureProgramMain<MfccComputer>(
+      argc, argv, kUsage, /*vtln=*/true, [](const MfccOptions &o) {
+        return std::make_pair(
+            uint16_t(kHtkMfcc | (o.use_energy ? kHtkEnergy : kHtkZeroth)),
+            100000);
+      });
 }

@@ -3,15 +3,13 @@
 // options, reading wav.scp, choosing the channel and the VTLN warp,
 // writing features, the log lines and the exit status.
 //
-//   FeatureProgram program(/*vtln=*/true);
-//   program.SetHtkKind(kHtkMfcc | kHtkEnergy);    // --output-format=htk
-//   MfccOptions opts;  opts.Register(&po);  program.Register(&po);
-//   po.Read(argc, argv);  ...
-//   OfflineFeatures<MfccComputer> mfcc(opts);
-//   return program.Run(po.GetArg(1), po.GetArg(2),
-//       [&](const float *w, int64_t n, float f, float warp,
-//           std::vector<float> *out) { return mfcc.ComputeFeatures(...); },
-//       mfcc.Dim());
+//   int main(int argc, char *argv[]) {
+//     return FeatureProgramMain<MfccComputer>(argc, argv, kUsage,
+//         /*vtln=*/true, [](const MfccOptions &o) {
+//           return std::make_pair(kHtkMfcc | kHtkEnergy, 100000); });
+//   }
+// or, piece by piece: FeatureProgram program(vtln); program.Register(&po);
+// program.SetHtkKind(kind, period); program.Run(wav, feats, compute, dim).
 //
 // As Kaldi's: an utterance that cannot be computed (wrong sample rate,
 // channel out of range, no --vtln-map entry, shorter than --min-duration)
@@ -26,8 +24,12 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "base/options.h"
+#include "base/program.h"
+#include "feat/offline-features.h"
 #include "matrix/matrix.h"
 
 namespace nnet3 {
@@ -69,6 +71,33 @@ class FeatureProgram {
 
 // A rows x cols Matrix (on the active device) holding `data`, row-major.
 Matrix HostToMatrix(int32_t rows, int32_t cols, const std::vector<float> &data);
+
+// The whole main of a feature program over Computer (feat/mfcc.h, ...):
+// `htk_kind(opts)` gives the HTK parameter kind and sample period.
+template <class Computer, class HtkKind>
+int FeatureProgramMain(int argc, char *argv[], const char *usage, bool vtln,
+                       HtkKind htk_kind) {
+  return RunProgram(argc, argv, [&]() -> int {
+    OptionsRegistry po(usage);
+    typename Computer::Options opts;
+    FeatureProgram program(vtln);
+    opts.Register(&po);
+    program.Register(&po);
+    po.Read(argc, argv);
+    if (po.NumArgs() != 2) {
+      po.PrintUsage();
+      return 1;
+    }
+    const std::pair<uint16_t, int32_t> kind = htk_kind(opts);
+    program.SetHtkKind(kind.first, kind.second);
+    OfflineFeatures<Computer> features(opts);
+    auto compute = [&](const float *wave, int64_t n, float samp_freq,
+                       float warp, std::vector<float> *out) {
+      return features.ComputeFeatures(wave, n, samp_freq, warp, out);
+    };
+    return program.Run(po.GetArg(1), po.GetArg(2), compute, features.Dim());
+  });
+}
 
 // Subtracts each column's mean from a rows x dim row-major matrix.
 void SubtractColumnMeans(int32_t rows, int32_t dim, std::vector<float> *m);

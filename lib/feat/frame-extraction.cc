@@ -167,19 +167,20 @@ void FrameExtractor::Extract(const float *wave, int64_t num_samples,
     const float mean = static_cast<float>(sum / length);
     for (int32_t s = 0; s < length; s++) window[s] -= mean;
   }
-  if (raw_log_energy != nullptr) {
-    double energy = 0.0;
-    for (int32_t s = 0; s < length; s++)
-      energy += static_cast<double>(window[s]) * window[s];
-    *raw_log_energy = std::log(std::max(static_cast<float>(energy),
-                                        std::numeric_limits<float>::epsilon()));
-  }
+  if (raw_log_energy != nullptr) *raw_log_energy = LogEnergy(window, length);
   const float c = opts_.preemph_coeff;
   if (c != 0.0f) {
     for (int32_t s = length - 1; s > 0; s--) window[s] -= c * window[s - 1];
     window[0] -= c * window[0];
   }
   for (int32_t s = 0; s < length; s++) window[s] *= window_function_[s];
+}
+
+float LogEnergy(const float *x, int32_t n) {
+  double energy = 0.0;
+  for (int32_t i = 0; i < n; i++) energy += static_cast<double>(x[i]) * x[i];
+  return std::log(std::max(static_cast<float>(energy),
+                           std::numeric_limits<float>::epsilon()));
 }
 
 void CheckSampleFrequency(float wave_freq, const FrameExtractionOptions &opts) {

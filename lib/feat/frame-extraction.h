@@ -61,6 +61,9 @@ int64_t FirstSampleOfFrame(int32_t frame, const FrameExtractionOptions &opts);
 // and rounded to float. Throws UserError for an unknown --window-type.
 std::vector<float> WindowFunction(const FrameExtractionOptions &opts);
 
+// log(max(sum of x_i^2, FLT_EPSILON)): a frame's log energy.
+float LogEnergy(const float *x, int32_t n);
+
 // Throws UserError with Kaldi's message when a waveform's sample frequency
 // is not --sample-frequency (no resampling here).
 void CheckSampleFrequency(float wave_freq, const FrameExtractionOptions &opts);

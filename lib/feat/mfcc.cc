@@ -71,9 +71,7 @@ void MfccComputer::Compute(float raw_log_energy, float vtln_warp, float *frame,
   const float eps = std::numeric_limits<float>::epsilon();
   const int32_t n = fft_.Size(), bins = opts_.mel_opts.num_bins;
   if (opts_.use_energy && !opts_.raw_energy) {
-    float e = 0.0f;
-    for (int32_t i = 0; i < n; i++) e += frame[i] * frame[i];
-    raw_log_energy = std::log(std::max(e, eps));
+    raw_log_energy = LogEnergy(frame, n);
   }
   fft_.Compute(frame, power_.data());
   mel_banks_.Get(vtln_warp).Compute(power_.data(), mel_.data());

@@ -35,9 +35,7 @@ void SpectrogramComputer::Compute(float raw_log_energy, float vtln_warp,
   const float eps = std::numeric_limits<float>::epsilon();
   const int32_t n = fft_.Size();
   if (!opts_.raw_energy) {
-    float e = 0.0f;
-    for (int32_t i = 0; i < n; i++) e += frame[i] * frame[i];
-    raw_log_energy = std::log(std::max(e, eps));
+    raw_log_energy = LogEnergy(frame, n);
   }
   if (opts_.return_raw_fft) {
     fft_.ComputeComplex(frame, re_im_.data());
