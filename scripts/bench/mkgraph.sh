@@ -4,9 +4,9 @@
 # 20,000-word trigram LM and the context-dependent (tri1) tree and model
 # of a Kaldi-built reference system. Both graphs are compared (cmp).
 #
-#   scripts/bench-mkgraph.sh [BIN [REFSYS [KALDI]]]
+#   scripts/bench/mkgraph.sh [BIN [REFSYS [KALDI]]]
 #   defaults: build/bin, /work/refsys/s5, /opt/kaldi
-#   STEPS=1 scripts/bench-mkgraph.sh   also times each program of the
+#   STEPS=1 scripts/bench/mkgraph.sh   also times each program of the
 #                                      pipeline alone (files between steps)
 #
 # Words: /usr/share/dict/american-english (Debian's wamerican; lowercase

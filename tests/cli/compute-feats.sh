@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# compute-mfcc-feats, compute-fbank-feats, compute-spectrogram-feats on WAVE
+# files made here (python3): frame counts and dimensions, file and pipe
+# entries alike, seeded dither, --channel, --subtract-mean, --write-utt2dur,
+# --vtln-map/--utt2spk; bad input as Kaldi treats it: a non-WAVE entry (an
+# error naming the key; skipped with scp,p:), a truncated file (a warning
+# naming it, its samples used), a wrong sample rate (a warning naming the
+# utterance, which is skipped), a pipe that fails.
+BIN=$1 DATA=$2; . "$(dirname "$0")/lib.sh"
+need python3 'python3 -c "import struct, math"'
+
+# mkwav.py OUT RATE CHANNELS SECONDS FREQ...: 16-bit PCM sines (one
+# frequency per channel), amplitude 3000.
+cat > mkwav.py <<'PY'
+import math, struct, sys
+out, rate, chans, secs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+freqs = [float(f) for f in sys.argv[5:5 + chans]]
+n = int(rate * secs)
+data = b''.join(struct.pack('<h', int(3000 * math.sin(2 * math.pi * freqs[c] * i / rate)))
+                for i in range(n) for c in range(chans))
+hdr = b'RIFF' + struct.pack('<I', 36 + len(data)) + b'WAVEfmt ' + struct.pack(
+    '<IHHIIHH', 16, 1, chans, rate, rate * 2 * chans, 2 * chans, 16) + b'data' + struct.pack('<I', len(data))
+open(out, 'wb').write(hdr + data)
+PY
+python3 mkwav.py a.wav 16000 1 1.0 440
+python3 mkwav.py b.wav 16000 1 1.00625 440     # 16100 samples
+python3 mkwav.py right.wav 16000 1 1.0 1000
+python3 mkwav.py stereo.wav 16000 2 1.0 440 1000
+python3 mkwav.py low.wav 8000 1 1.0 440
+head -c 3000 a.wav > trunc.wav        # 1478 of 16000 samples
+echo "this is not a wave file" > text.wav
+
+rows() { feat-to-len "ark:$1" ark,t:- 2> /dev/null | awk '{print $2}'; }
+dim() { feat-to-dim "ark:$1" - 2> /dev/null; }
+
+# Frame counts: 25 ms every 10 ms of 1 s is 98 frames; of 16100 samples
+# 1 + (16100 - 400) / 160 = 99, or (16100 + 80) / 160 = 101 centred.
+echo "a $PWD/a.wav" > a.scp
+echo "b $PWD/b.wav" > b.scp
+expect_ok mfcc compute-mfcc-feats scp:a.scp ark:mfcc.ark
+[ "$(rows mfcc.ark)" = 98 ] || fail "mfcc: $(rows mfcc.ark) frames, expected 98"
+[ "$(dim mfcc.ark)" = 13 ] || fail "mfcc: dim $(dim mfcc.ark), expected 13"
+expect_ok snip compute-mfcc-feats scp:b.scp ark:s.ark
+[ "$(rows s.ark)" = 99 ] || fail "snip-edges: $(rows s.ark) frames, expected 99"
+expect_ok no-snip compute-mfcc-feats --snip-edges=false scp:b.scp ark:ns.ark
+[ "$(rows ns.ark)" = 101 ] || fail "--snip-edges=false: $(rows ns.ark) frames, expected 101"
+expect_ok fbank compute-fbank-feats --num-mel-bins=40 --use-energy scp:a.scp ark:fb.ark
+[ "$(dim fb.ark)" = 41 ] || fail "fbank: dim $(dim fb.ark), expected 41"
+expect_ok spectrogram compute-spectrogram-feats scp:a.scp ark:sp.ark
+[ "$(dim sp.ark)" = 257 ] || fail "spectrogram: dim $(dim sp.ark), expected 257"
+grep -q ' Done 1 out of 1 utterances.' "$TMP/err" || fail "spectrogram: no Done line"
+
+# The default dither is seeded: two runs give the same bytes; --dither=0
+# gives other features.
+expect_ok again compute-mfcc-feats scp:a.scp ark:mfcc2.ark
+same_file "dither is reproducible" mfcc.ark mfcc2.ark
+expect_ok nodither compute-mfcc-feats --dither=0 scp:a.scp ark:nd.ark
+cmp -s mfcc.ark nd.ark && fail "--dither=0 changed nothing"
+
+# A pipe entry reads as the file does; --channel=1 of a stereo file is its
+# right channel.
+echo "a cat $PWD/a.wav |" > pipe.scp
+expect_ok pipe compute-mfcc-feats --dither=0 scp:pipe.scp ark:pipe.ark
+same_file "pipe entry" nd.ark pipe.ark
+echo "a $PWD/right.wav" > right.scp
+echo "a $PWD/stereo.wav" > stereo.scp
+expect_ok right compute-fbank-feats --dither=0 scp:right.scp ark:r1.ark
+expect_ok channel compute-fbank-feats --dither=0 --channel=1 scp:stereo.scp ark:r2.ark
+same_file "--channel=1" r1.ark r2.ark
+expect_exit channel-missing 1 'File with id a has 2 channels but you specified channel 2' \
+  compute-fbank-feats --channel=2 scp:stereo.scp ark:/dev/null
+
+# --subtract-mean: every column sums to ~0; --write-utt2dur: 1 second.
+expect_ok cms compute-mfcc-feats --subtract-mean --write-utt2dur=ark,t:dur scp:a.scp ark,t:cms.txt
+python3 - cms.txt <<'PY' || fail "--subtract-mean: column means not 0"
+import sys
+rows = [[float(x) for x in l.replace(']', '').split()] for l in open(sys.argv[1]) if '[' not in l]
+rows = [r for r in rows if r]
+assert max(abs(sum(c) / len(rows)) for c in zip(*rows)) < 1e-3
+PY
+[ "$(cat dur)" = "a 1 " ] || fail "--write-utt2dur wrote '$(cat dur)', expected 'a 1 '"
+
+# --vtln-map through --utt2spk: warp 0.9 for the speaker moves the filters.
+echo "a spk1" > utt2spk
+echo "spk1 0.9" > vtln
+expect_ok vtln compute-fbank-feats --dither=0 --vtln-map=ark:vtln --utt2spk=ark:utt2spk scp:right.scp ark:v.ark
+cmp -s r1.ark v.ark && fail "--vtln-map with warp 0.9 changed nothing"
+expect_ok vtln-warp compute-fbank-feats --dither=0 --vtln-warp=0.9 scp:right.scp ark:v2.ark
+same_file "--vtln-warp=0.9 equals the map" v.ark v2.ark
+expect_error utt2spk-alone 'only needed if the --vtln-map option is used' \
+  compute-fbank-feats --utt2spk=ark:utt2spk scp:right.scp ark:/dev/null
+
+# Bad input. A non-WAVE entry: one ERROR naming its key; with scp,p: a
+# warning, and the other utterances go on.
+printf 'a %s\nt %s\nx %s\nz %s\n' "$PWD/a.wav" "$PWD/text.wav" "$PWD/trunc.wav" "$PWD/a.wav" > bad.scp
+expect_error not-wave "key 't'.*Not a WAVE file: expected RIFF or RIFX, got 'this'" \
+  compute-mfcc-feats scp:bad.scp ark:/dev/null
+expect_exit permissive 0 ' Done 3 out of 3 utterances' \
+  compute-mfcc-feats scp,p:bad.scp ark:p.ark
+grep -q "key 't'.*permissive: skipping this entry" "$TMP/err" || fail "permissive: no warning for t"
+# The truncated file: a warning naming it, and the frames of its samples
+# (1 + (1478 - 400) / 160 = 7).
+grep -q 'Utterance x: expected 32000 bytes of wave data, but read only 2956 bytes. Truncated file?' "$TMP/err" ||
+  fail "truncated: no warning naming utterance x"
+[ "$(feat-to-len ark:p.ark ark,t:- 2> /dev/null | grep '^x ' | cut -d' ' -f2)" = 7 ] || fail "truncated: not 7 frames"
+# A wrong sample rate: Kaldi's message, the utterance skipped, status 1 if
+# nothing was done.
+echo "low $PWD/low.wav" > low.scp
+expect_exit sample-rate 1 'Failed to compute features for utterance low: Waveform and config sample Frequency mismatch: 8000 .vs 16000' \
+  compute-mfcc-feats scp:low.scp ark:/dev/null
+grep -q ' Done 0 out of 1 utterances' "$TMP/err" || fail "sample-rate: no Done 0 line"
+expect_ok sample-rate-8k compute-mfcc-feats --sample-frequency=8000 scp:low.scp ark:/dev/null
+# A pipe that fails.
+printf 'a %s\np false |\n' "$PWD/a.wav" > failpipe.scp
+expect_error failing-pipe "key 'p'.*'false' failed with exit status 1" \
+  compute-mfcc-feats scp:failpipe.scp ark:/dev/null
+# add-deltas, splice-feats and wav-to-duration on what was computed here.
+expect_ok deltas add-deltas ark:mfcc.ark ark:d.ark
+[ "$(dim d.ark)" = 39 ] || fail "add-deltas: dim $(dim d.ark), expected 39"
+expect_ok splice splice-feats --left-context=3 --right-context=2 ark:mfcc.ark ark:sp6.ark
+[ "$(dim sp6.ark)" = 78 ] || fail "splice-feats: dim $(dim sp6.ark), expected 78"
+echo 'u [ 1 ; 2 ; 4 ]' > tiny.txt
+expect_ok deltas-tiny add-deltas --delta-order=1 ark:tiny.txt ark,t:tiny-d.txt
+[ "$(tr -s ' \n' ' ' < tiny-d.txt)" = "u [ 1 0.7 2 0.9 4 0.8 ] " ] ||
+  fail "add-deltas of 1 2 4: $(tr -s ' \n' ' ' < tiny-d.txt)"
+# select-feats and paste-feats, as Kaldi's on small matrices.
+echo 'u [ 1 2 3 ; 4 5 6 ; 7 8 9 ]' > m3.txt
+echo 'u [ 10 ; 20 ]' > m2.txt
+expect_ok select select-feats 2-1,0 ark:m3.txt ark,t:sel.txt
+[ "$(tr -s ' \n' ' ' < sel.txt)" = "u [ 3 2 1 6 5 4 9 8 7 ] " ] ||
+  fail "select-feats 2-1,0: $(tr -s ' \n' ' ' < sel.txt)"
+expect_ok paste paste-feats --length-tolerance=1 ark:m3.txt ark:m2.txt ark,t:paste.txt
+[ "$(tr -s ' \n' ' ' < paste.txt)" = "u [ 1 2 3 10 4 5 6 20 ] " ] ||
+  fail "paste-feats: $(tr -s ' \n' ' ' < paste.txt)"
+expect_exit paste-tolerance 1 'Length mismatch 3 vs. 2 for utt u exceeds tolerance 0' \
+  paste-feats ark:m3.txt ark:m2.txt ark:/dev/null
+expect_ok duration wav-to-duration scp:a.scp ark,t:dur2
+[ "$(cat dur2)" = "a 1 " ] || fail "wav-to-duration wrote '$(cat dur2)'"
+
+# extract-segments: 0.25 s .. 0.75 s of a.wav is samples 4000 .. 12000
+# (1 + (8000 - 400) / 160 = 48 frames), piped into compute-mfcc-feats; a
+# segment past the end is skipped with a warning.
+printf 'a-1 a 0.25 0.75\na-2 a 0.5 -1\na-3 a 2.0 3.0\n' > segments
+expect_ok segments "extract-segments scp:a.scp segments ark:- | compute-mfcc-feats ark:- ark:seg.ark"
+seglens=$(feat-to-len ark:seg.ark ark,t:- 2> /dev/null | awk '{printf "%s %s ", $1, $2}')
+[ "$seglens" = "a-1 48 a-2 48 " ] || fail "extract-segments: lengths $seglens"
+grep -q 'Segment start is out of file data range \[0, 1s\]; skipping segment a-3' "$TMP/err" ||
+  fail "extract-segments: no warning for a-3"
+
+# --output-format=htk: "a " then HTK's big-endian header: 98 frames,
+# 100000 (10 ms), 52 bytes a frame, kind MFCC_E (0106 = 0x46).
+expect_ok htk compute-mfcc-feats --output-format=htk scp:a.scp ark:htk.ark
+[ "$(head -c 14 htk.ark | od -An -tx1 | tr -d ' \n')" = 612000000062000186a000340046 ] ||
+  fail "htk header: $(head -c 14 htk.ark | od -An -tx1)"
+
+# Options: an unknown window type; usage.
+expect_error window 'Invalid window type hann' \
+  compute-mfcc-feats --window-type=hann scp:a.scp ark:/dev/null
+expect_exit usage 1 'Usage:  compute-mfcc-feats' compute-mfcc-feats
+finish
