@@ -89,6 +89,7 @@ for run in $(seq 1 "$RUNS"); do
 done
 cmp -s "$TMP/ours.words" "$TMP/kaldi.words" && same_words=true || same_words=false
 
+# shellcheck disable=SC2086 # $peak is two numbers
 python3 - "$TMP" "$RUNS" "$same_words" "$MODEL" "$GRAPH" $peak "${params:-0}" <<'EOF'
 import json, re, statistics, sys
 
