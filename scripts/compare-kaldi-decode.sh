@@ -19,8 +19,12 @@
 #    alignments must be byte-identical.
 # 2. The real network: ours and Kaldi's compute the network each in their
 #    own way (different rounding), so the words and alignments are compared
-#    exactly and the lattices by structure (states, arcs, labels,
-#    transition-id strings) and largest weight difference.
+#    exactly and the lattices (binary, full float precision) by structure
+#    (states, arcs, labels, transition-id strings) and largest weight
+#    difference, absolute and relative (|d| / max(|w|, 1)); then Kaldi's
+#    lattice-equivalent (random paths: the same word sequences, total costs
+#    within DELTA absolute) at DELTA 1e-3 and 1e-4. NNET3_CPU_GEMM=openblas
+#    in the environment makes our products OpenBLAS's, as Kaldi's.
 # Options are those of Kaldi's steps/nnet3/decode.sh. Exit 1 if step 1
 # finds a difference or step 2 different words.
 set -euo pipefail
@@ -83,7 +87,7 @@ for who in kaldi ours; do
   prog=$KALDI/nnet3-latgen-faster
   [ $who = ours ] && prog=$OURS/nnet3-latgen-faster
   # shellcheck disable=SC2086
-  "$prog" $OPTS "$MODEL" "$GRAPH" "$FEATS" "ark,t:$TMP/$who.real.lat" \
+  "$prog" $OPTS "$MODEL" "$GRAPH" "$FEATS" "ark:$TMP/$who.real.lat" \
     "ark,t:$TMP/$who.real.words" "ark,t:$TMP/$who.real.ali" 2> "$TMP/$who.real.log" ||
     { echo "$who failed:" >&2; tail -3 "$TMP/$who.real.log" >&2; exit 1; }
 done
@@ -92,30 +96,59 @@ for x in words ali; do
   echo "real network: $x $r"
 done
 python3 - "$TMP/kaldi.real.lat" "$TMP/ours.real.lat" <<'EOF'
-import sys
-def parse(path):
-    lats, cur = {}, None
-    for line in open(path):
-        f = line.split()
-        if not f: cur = None; continue
-        if cur is None: cur = f[0]; lats[cur] = []; continue
-        lats[cur].append(f)
+import struct, sys
+# Kaldi's binary CompactLattice archives: "key " then OpenFst's VectorFst
+# (header; per state the final weight, the arc count, the arcs), a weight
+# being two floats and a transition-id string (count, ints).
+def read(path):
+    d, i, lats = open(path, "rb").read(), 0, {}
+    def ints(fmt):
+        nonlocal i
+        v = struct.unpack_from(fmt, d, i); i += struct.calcsize(fmt); return v
+    def text():
+        nonlocal i
+        n, = ints("<i"); i += n
+    def weight():
+        a, b, n = ints("<ffi"); return a, b, ints("<%di" % n)
+    while i < len(d):
+        j = d.index(b" ", i); key = d[i:j].decode(); i = j + 1
+        if d[i:i + 2] == b"\0B": i += 2
+        ints("<i"); text(); text(); ints("<ii")
+        _, start, num_states, _ = ints("<Qqqq")
+        states = []
+        for _ in range(num_states):
+            final = weight(); num_arcs, = ints("<q")
+            states.append((final, [(ints("<ii"), weight(), ints("<i")) for _ in range(num_arcs)]))
+        lats[key] = (start, states)
     return lats
-def split(f):  # (structure, costs) of an arc or final line
-    w = f[3] if len(f) > 3 else (f[1] if len(f) == 2 else "0,0,")
-    parts = w.split(",")
-    head = f[:3] if len(f) > 3 else f[:1]
-    return (tuple(head), tuple(parts[2:])), [float(x) for x in parts[:2]]
-k, o = parse(sys.argv[1]), parse(sys.argv[2])
-same, worst = 0, 0.0
-for utt, lines in k.items():
-    other = o.get(utt, [])
-    if len(other) != len(lines): continue
-    a, b = [split(f) for f in lines], [split(f) for f in other]
-    if all(x[0] == y[0] for x, y in zip(a, b)):
-        same += 1
-        worst = max([worst] + [abs(p - q) for x, y in zip(a, b) for p, q in zip(x[1], y[1])])
-print("real network: lattices of %d utterances, %d with the same structure and "
-      "alignments, largest weight difference %.3g (unscaled costs)" % (len(k), same, worst))
+def weights(lat):  # (structure, costs) of every final weight and arc
+    for final, arcs in lat[1]:
+        yield (final[2],), final[:2]
+        for labels, w, dest in arcs:
+            yield (labels, w[2], dest), w[:2]
+k, o = read(sys.argv[1]), read(sys.argv[2])
+same, worst, worst_rel = 0, 0.0, 0.0
+for utt, lat in k.items():
+    if utt not in o or lat[0] != o[utt][0] or len(lat[1]) != len(o[utt][1]): continue
+    a, b = list(weights(lat)), list(weights(o[utt]))
+    if len(a) != len(b) or any(x[0] != y[0] for x, y in zip(a, b)): continue
+    same += 1
+    for x, y in zip(a, b):
+        for p, q in zip(x[1], y[1]):
+            if p != q:
+                worst = max(worst, abs(p - q))
+                worst_rel = max(worst_rel, abs(p - q) / max(abs(p), abs(q), 1.0))
+print("real network: lattices of %d utterances, %d with the same structure and alignments; "
+      "largest weight difference %.3g absolute, %.3g relative (unscaled costs)"
+      % (len(k), same, worst, worst_rel))
 EOF
+equivalent=$KALDI/../latbin/lattice-equivalent
+if [ -x "$equivalent" ]; then
+  for delta in 0.001 0.0001; do
+    n=$("$equivalent" --delta=$delta --max-error-proportion=1 "ark:$TMP/kaldi.real.lat" \
+      "ark:$TMP/ours.real.lat" 2>&1 |
+      sed -n 's/.*Done \([0-9]*\) lattices, \([0-9]*\) were equivalent.*/\2 of \1/p')
+    echo "real network: Kaldi's lattice-equivalent --delta=$delta: $n equivalent"
+  done
+fi
 exit $status

@@ -11,15 +11,23 @@
 #   scripts/bench/decode.sh [build-dir]        # default: build
 #
 # Inputs (environment; the defaults are /work/refsys's nnet3 system when it
-# exists): MODEL (final.mdl), GRAPH (HCLG.fst), FEATS (features rspecifier),
+# exists): MODEL (final.mdl), GRAPH (HCLG.fst), FEATS (features rspecifier;
+# default: every EVERY-th utterance (default 10: 15 utterances, 4701 frames)
+# of its test_hires set with the per-speaker mean normalization of
+# steps/nnet3/decode.sh, written once by Kaldi's apply-cmvn, so that neither
+# decoder pays for a feature pipe),
 # WORDS (words.txt), EXTRA (more options for both, e.g. frame-subsampling),
 # KALDI (Kaldi's nnet3-latgen-faster; default
 # /opt/kaldi/src/nnet3bin/nnet3-latgen-faster), CORE (the CPU to pin to,
 # default 0). The decoding options are those of Kaldi's steps/nnet3/
 # decode.sh: --max-active=7000 --min-active=200 --beam=15 --lattice-beam=8
 # --acoustic-scale=0.1 --frames-per-chunk=50 --allow-partial=true.
-# Needs python3 and /usr/bin/time. Prints a table, then one JSON line:
-# {"benchmark": "decode", ...}.
+# Beside the table: the core's FP32 peak (scripts/bench/peak_flops.c, AVX2
+# and AVX-512 FMAs, the best of 1-second rounds on the same core) and the
+# network's rate: 2 x the network's parameters x the frames decoded, over our
+# network time (a lower bound on the FLOPs done: chunk edges add rows).
+# Needs python3, /usr/bin/time, cc and OpenBLAS (for the probe). Prints a
+# table, then one JSON line: {"benchmark": "decode", ...}.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,7 +40,8 @@ CORE=${CORE:-0}
 REF=/work/refsys/s5
 MODEL=${MODEL:-$REF/exp/nnet3/tdnn/final.mdl}
 GRAPH=${GRAPH:-$REF/exp/tri1/graph_big/HCLG.fst}
-FEATS=${FEATS:-scp:$REF/data/test_hires/feats.scp}
+FEATS=${FEATS:-}
+EVERY=${EVERY:-10}
 WORDS=${WORDS:-$(dirname "$GRAPH")/words.txt}
 EXTRA=${EXTRA:-}
 [ -x "$OURS" ] || { echo "decode.sh: $OURS not found; build it first (ninja -C $BUILD bin/nnet3-latgen-faster)" >&2; exit 1; }
@@ -45,6 +54,24 @@ command -v python3 > /dev/null || { echo "decode.sh: python3 is needed" >&2; exi
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+if [ -z "$FEATS" ]; then
+  cmvn=$(dirname "$KALDI")/../featbin/apply-cmvn
+  [ -x "$cmvn" ] || { echo "decode.sh: set FEATS (Kaldi's apply-cmvn not found at $cmvn)" >&2; exit 1; }
+  data=$REF/data/test_hires
+  awk -v n="$EVERY" 'NR % n == 1' "$data/feats.scp" > "$TMP/feats.scp"
+  "$cmvn" --norm-means=true --norm-vars=false --utt2spk=ark:"$data/utt2spk" \
+    scp:"$data/cmvn.scp" scp:"$TMP/feats.scp" ark:"$TMP/feats.ark" 2> /dev/null
+  FEATS=ark:$TMP/feats.ark
+fi
+# The core's peak (as scripts/bench/cpu.sh measures it) and the network's size.
+peak="0 0"
+if command -v cc > /dev/null &&
+  cc -O2 -mavx2 -mfma "$ROOT/scripts/bench/peak_flops.c" -o "$TMP/peak_flops" -lopenblas 2> /dev/null; then
+  peak=$(OPENBLAS_NUM_THREADS=1 taskset -c "$CORE" "$TMP/peak_flops" 1 |
+    awk '/^peak_gflops/ {a = $2} /^peak512_gflops/ {b = $2} END {print a, b}')
+fi
+params=$("$BUILD/bin/nnet3-am-info" "$MODEL" 2> /dev/null |
+  awk -F'[:=] *' '/^num-parameters/ && !n {print $2; n = 1}')
 OPTS="--max-active=7000 --min-active=200 --beam=15.0 --lattice-beam=8.0 --acoustic-scale=0.1 --frames-per-chunk=50 --allow-partial=true --word-symbol-table=$WORDS $EXTRA"
 
 # One core, one thread for every library.
@@ -62,10 +89,12 @@ for run in $(seq 1 "$RUNS"); do
 done
 cmp -s "$TMP/ours.words" "$TMP/kaldi.words" && same_words=true || same_words=false
 
-python3 - "$TMP" "$RUNS" "$same_words" "$MODEL" "$GRAPH" <<'EOF'
+# shellcheck disable=SC2086 # $peak is two numbers
+python3 - "$TMP" "$RUNS" "$same_words" "$MODEL" "$GRAPH" $peak "${params:-0}" <<'EOF'
 import json, re, statistics, sys
 
 tmp, runs, same_words, model, graph = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+peak_avx2, peak_avx512, params = float(sys.argv[6]), float(sys.argv[7]), float(sys.argv[8])
 
 def parse(who, run):
     log = open("%s/%s.%d.log" % (tmp, who, run)).read()
@@ -99,7 +128,15 @@ ratio = summary["kaldi"]["seconds"] / summary["ours"]["seconds"]
 cpu_ratio = summary["kaldi"]["cpu_seconds"] / summary["ours"]["cpu_seconds"]
 print("throughput ours/kaldi: %.2fx wall, %.2fx CPU (median of %d runs, one core); same words: %s"
       % (ratio, cpu_ratio, runs, same_words))
+net_gflops = 0.0
+if params > 0 and summary["ours"].get("network_seconds", 0) > 0:
+    net_gflops = 2 * params * res["ours"][0]["frames"] / summary["ours"]["network_seconds"] / 1e9
+print("core FP32 peak: %.1f GFLOP/s (AVX2 FMA), %.1f (AVX-512; 0 = none); our network: "
+      "%.1f GFLOP/s (2 x %d parameters x frames / network time)"
+      % (peak_avx2, peak_avx512, net_gflops, params))
 print(json.dumps({"benchmark": "decode", "model": model, "graph": graph, "runs": runs,
+                  "peak_gflops_avx2": peak_avx2, "peak_gflops_avx512": peak_avx512,
+                  "network_gflops": net_gflops,
                   "ours": summary["ours"], "kaldi": summary["kaldi"],
                   "speedup": ratio, "cpu_speedup": cpu_ratio, "same_words": same_words == "true"}))
 EOF
