@@ -42,7 +42,15 @@ void TokenLattice::Clear() {
   warned_ = false;
 }
 
-void TokenLattice::AddFrame() { frames_.emplace_back(); }
+void TokenLattice::AddFrame() {
+  // Room for about as many links as the last complete frame had (before
+  // pruning), so that the array rarely grows.
+  const size_t n = frames_.size();
+  if (n >= 2 && !frames_[n - 2].compacted)
+    links_guess_ = frames_[n - 2].links.size();
+  frames_.emplace_back();
+  frames_.back().links.reserve(links_guess_ + links_guess_ / 8);
+}
 
 void TokenLattice::DeleteLinks(int32_t f, TokenId tok) {
   const std::vector<ForwardLink> &links = frames_[f].links;

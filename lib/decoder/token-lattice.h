@@ -243,6 +243,7 @@ class TokenLattice {
   bool warned_ = false;
   std::vector<EpsilonRead> epsilon_reads_;  // scratch of a pruning pass
   std::vector<ForwardLink> moved_;          // scratch of a compaction
+  size_t links_guess_ = 0;                  // links of the last complete frame
   IdPool<Token> token_pool_;
 };
 
