@@ -34,7 +34,12 @@ DecodableAmNnetSimple::DecodableAmNnetSimple(
   }
   if (acoustic_scale != 1.0f) output.Scale(acoustic_scale);
   num_frames_ = output.NumRows();
-  scores_ = output.ToHost();
+  if (output.device().IsGpu())
+    scores_ = Matrix(output, CpuDevice());
+  else
+    scores_.Swap(&output);
+  scores_data_ = scores_.Data();
+  scores_stride_ = static_cast<size_t>(scores_.Stride());
   network_seconds_ = timer.Elapsed();
 }
 

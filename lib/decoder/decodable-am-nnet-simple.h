@@ -21,7 +21,9 @@
 // transition model's number of pdfs (UserError otherwise). LogLikelihood
 // throws a UserError naming the utterance for a transition-id the model
 // does not have (a graph made for another model). The scores are kept in
-// host memory: frames x pdfs floats.
+// host memory, frames x pdfs floats: the network's output matrix itself when
+// it was computed on the CPU (whose device memory is host memory; no copy),
+// else a copy of it on the CPU device.
 #ifndef NNET3_DECODER_DECODABLE_AM_NNET_SIMPLE_H_
 #define NNET3_DECODER_DECODABLE_AM_NNET_SIMPLE_H_
 
@@ -58,7 +60,8 @@ class DecodableAmNnetSimple final : public DecodableInterface {
     if (static_cast<uint32_t>(tid) - 1u >=
         static_cast<uint32_t>(num_transition_ids_))
       BadTransitionId(tid);
-    return scores_[static_cast<size_t>(frame) * num_pdfs_ + id2pdf_[tid]];
+    return scores_data_[static_cast<size_t>(frame) * scores_stride_ +
+                        id2pdf_[tid]];
   }
   bool IsLastFrame(int32_t frame) const override {
     return frame == num_frames_ - 1;
@@ -74,7 +77,9 @@ class DecodableAmNnetSimple final : public DecodableInterface {
   std::string utterance_;
   const int32_t *id2pdf_;
   int32_t num_transition_ids_ = 0, num_pdfs_ = 0, num_frames_ = 0;
-  std::vector<float> scores_;  // num_frames_ x num_pdfs_, row-major
+  Matrix scores_;  // num_frames_ x num_pdfs_, on the CPU device
+  const float *scores_data_ = nullptr;  // host pointer to scores_ (0, 0)
+  size_t scores_stride_ = 0;
   double network_seconds_ = 0.0;
 };
 

@@ -313,8 +313,8 @@ float LatticeFasterDecoder::ProcessEmitting(const FST &fst,
       bool changed;
       const int32_t e =
           FindOrAddToken(arc.nextstate, next_f, tot_cost, &changed);
-      lattice_.AddLink(entry.tok, toks_.TokenAt(e), arc.ilabel, arc.olabel,
-                       graph_cost, ac_cost);
+      lattice_.AddLink(frame, entry.tok, toks_.TokenAt(e), arc.ilabel,
+                       arc.olabel, graph_cost, ac_cost);
     }
   }
   return next_cutoff;
@@ -336,7 +336,7 @@ void LatticeFasterDecoder::ProcessNonemitting(const FST &fst, float cutoff) {
     const float cur_cost = lattice_.Tok(tok).tot_cost;
     if (cur_cost >= cutoff) continue;
     // A token seen again (its cost went down) gets its links anew.
-    lattice_.DeleteLinks(tok);
+    lattice_.DeleteLinks(f, tok);
     for (fst::ArcIterator<FST> aiter(fst, toks_.StateAt(e)); !aiter.Done();
          aiter.Next()) {
       const fst::StdArc &arc = aiter.Value();
@@ -347,7 +347,7 @@ void LatticeFasterDecoder::ProcessNonemitting(const FST &fst, float cutoff) {
       bool changed;
       const int32_t e_new =
           FindOrAddToken(arc.nextstate, f, tot_cost, &changed);
-      lattice_.AddLink(tok, toks_.TokenAt(e_new), 0, arc.olabel, graph_cost,
+      lattice_.AddLink(f, tok, toks_.TokenAt(e_new), 0, arc.olabel, graph_cost,
                        0.0f);
       if (changed && fst.NumInputEpsilons(arc.nextstate) != 0)
         queue_.push_back(e_new);

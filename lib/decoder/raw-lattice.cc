@@ -45,8 +45,8 @@ bool TokenLatticeToLattice(const TokenLattice &lattice,
          tok = lattice.Tok(tok).next) {
       const int32_t state = state_of[tok];
       for (LinkId l = lattice.Tok(tok).links; l != kNoId;
-           l = lattice.Link(l).next) {
-        const ForwardLink &link = lattice.Link(l);
+           l = lattice.Link(f, l).next) {
+        const ForwardLink &link = lattice.Link(f, l);
         const float cost_offset = link.ilabel != 0 ? cost_offsets.at(f) : 0.0f;
         NNET3_ASSERT(state_of[link.next_tok] >= 0);
         ofst->AddArc(state,

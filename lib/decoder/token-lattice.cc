@@ -31,7 +31,6 @@ TokenLattice::~TokenLattice() { Clear(); }
 void TokenLattice::Clear() {
   for (TokenList &list : frames_) {
     for (TokenId tok = list.toks; tok != kNoId;) {
-      DeleteLinks(tok);
       const TokenId next = token_pool_[tok].next;
       token_pool_.Free(tok);
       num_toks_--;
@@ -43,22 +42,36 @@ void TokenLattice::Clear() {
   warned_ = false;
 }
 
-void TokenLattice::AddFrame() { frames_.emplace_back(); }
+void TokenLattice::AddFrame() {
+  // Room for about as many links as the last complete frame had (before
+  // pruning), so that the array rarely grows.
+  const size_t n = frames_.size();
+  if (n >= 2 && !frames_[n - 2].compacted)
+    links_guess_ = frames_[n - 2].links.size();
+  frames_.emplace_back();
+  frames_.back().links.reserve(links_guess_ + links_guess_ / 8);
+}
 
-void TokenLattice::DeleteLinks(TokenId tok) {
-  for (LinkId link = token_pool_[tok].links; link != kNoId;) {
-    const LinkId next = link_pool_[link].next;
-    link_pool_.Free(link);
-    link = next;
-  }
+void TokenLattice::DeleteLinks(int32_t f, TokenId tok) {
+  const std::vector<ForwardLink> &links = frames_[f].links;
+  for (LinkId link = token_pool_[tok].links; link != kNoId;
+       link = links[link - 1].next)
+    frames_[f].num_dead_links++;
   token_pool_[tok].links = kNoId;
 }
 
-float TokenLattice::PruneLinksOf(Token *tok, float lattice_beam,
-                                 float tok_extra_cost, bool *links_pruned) {
-  LinkId *prev_next = &tok->links;  // what points at the current link
-  for (LinkId id = tok->links; id != kNoId;) {
-    ForwardLink &link = link_pool_[id];
+float TokenLattice::PruneLinksOf(int32_t f, Token *tok, float lattice_beam,
+                                 float tok_extra_cost, bool *links_pruned,
+                                 std::vector<ForwardLink> *moved) {
+  std::vector<ForwardLink> &links = frames_[f].links;
+  // The link kept last (in *moved when moving, else in links), whose next
+  // is set when the following survivor is known.
+  std::vector<ForwardLink> &kept = moved != nullptr ? *moved : links;
+  LinkId last_kept = kNoId;
+  LinkId id = tok->links;
+  tok->links = kNoId;
+  while (id != kNoId) {
+    const ForwardLink &link = links[id - 1];
     const Token &next_tok = token_pool_[link.next_tok];
     if (link.ilabel == 0)
       epsilon_reads_.push_back(EpsilonRead{link.next_tok, next_tok.extra_cost});
@@ -69,12 +82,11 @@ float TokenLattice::PruneLinksOf(Token *tok, float lattice_beam,
         ((tok->tot_cost + link.acoustic_cost + link.graph_cost) -
          next_tok.tot_cost);
     NNET3_ASSERT(link_extra_cost == link_extra_cost);
+    const LinkId next = link.next;
     if (link_extra_cost > lattice_beam) {
-      const LinkId next = link.next;
-      *prev_next = next;
-      link_pool_.Free(id);
-      id = next;
+      frames_[f].num_dead_links++;
       *links_pruned = true;
+      id = next;
       continue;
     }
     if (link_extra_cost < 0.0f) {
@@ -83,10 +95,33 @@ float TokenLattice::PruneLinksOf(Token *tok, float lattice_beam,
       link_extra_cost = 0.0f;
     }
     if (link_extra_cost < tok_extra_cost) tok_extra_cost = link_extra_cost;
-    prev_next = &link.next;
-    id = link.next;
+    LinkId kept_id = id;
+    if (moved != nullptr) {
+      moved->push_back(link);
+      kept_id = static_cast<LinkId>(moved->size());
+    }
+    if (last_kept == kNoId)
+      tok->links = kept_id;
+    else
+      kept[last_kept - 1].next = kept_id;
+    last_kept = kept_id;
+    id = next;
   }
+  if (last_kept != kNoId) kept[last_kept - 1].next = kNoId;
   return tok_extra_cost;
+}
+
+bool TokenLattice::ShouldCompact(int32_t f) const {
+  const TokenList &list = frames_[f];
+  return !list.compacted || 2 * size_t{list.num_dead_links} > list.links.size();
+}
+
+void TokenLattice::TakeCompacted(int32_t f, std::vector<ForwardLink> *moved) {
+  TokenList &list = frames_[f];
+  list.links = std::vector<ForwardLink>(moved->begin(), moved->end());
+  list.num_dead_links = 0;
+  list.compacted = true;
+  moved->clear();
 }
 
 void TokenLattice::PruneForwardLinks(int32_t f, float lattice_beam, float delta,
@@ -104,15 +139,17 @@ void TokenLattice::PruneForwardLinks(int32_t f, float lattice_beam, float delta,
     changed = false;
     bool dead = false;
     epsilon_reads_.clear();
+    std::vector<ForwardLink> *moved = ShouldCompact(f) ? &moved_ : nullptr;
     for (TokenId id = frames_[f].toks; id != kNoId;) {
       Token &tok = token_pool_[id];
       const float tok_extra_cost =
-          PruneLinksOf(&tok, lattice_beam, kInfinity, links_pruned);
+          PruneLinksOf(f, &tok, lattice_beam, kInfinity, links_pruned, moved);
       if (std::fabs(tok_extra_cost - tok.extra_cost) > delta) changed = true;
       tok.extra_cost = tok_extra_cost;  // infinite: no link survived
       dead = dead || tok_extra_cost == kInfinity;
       id = tok.next;
     }
+    if (moved != nullptr) TakeCompacted(f, moved);
     frames_[f].may_have_dead_tokens = dead;
     if (changed) *extra_costs_changed = true;
     if (changed && !PassReadStaleCosts()) break;
@@ -148,8 +185,8 @@ void TokenLattice::PruneForwardLinksFinal(const FinalCostMap &final_costs,
         final_cost = it != final_costs.end() ? it->second : kInfinity;
       }
       float tok_extra_cost = PruneLinksOf(
-          &tok, lattice_beam, tok.tot_cost + final_cost - final_best_cost,
-          &links_pruned);
+          f, &tok, lattice_beam, tok.tot_cost + final_cost - final_best_cost,
+          &links_pruned, nullptr);
       if (tok_extra_cost > lattice_beam) tok_extra_cost = kInfinity;
       if (!ApproxEqual(tok.extra_cost, tok_extra_cost, delta)) changed = true;
       tok.extra_cost = tok_extra_cost;
@@ -247,9 +284,8 @@ void TokenLattice::TopSortTokens(int32_t f,
     revisit.clear();
     for (TokenId id : visit) {
       const int32_t tok_pos = pos[id];
-      for (LinkId l = token_pool_[id].links; l != kNoId;
-           l = link_pool_[l].next) {
-        const ForwardLink &link = link_pool_[l];
+      for (LinkId l = token_pool_[id].links; l != kNoId; l = Link(f, l).next) {
+        const ForwardLink &link = Link(f, l);
         if (link.ilabel != 0) continue;
         auto it = pos.find(link.next_tok);
         if (it == pos.end() || it->second > tok_pos) continue;

@@ -13,18 +13,23 @@
 //   TokenLattice lattice;               // one per decoder; pools persist
 //   lattice.Clear();  lattice.AddFrame();
 //   TokenId tok = lattice.NewToken(0, 0.0f);
-//   lattice.AddLink(tok, next, ilabel, olabel, graph_cost, acoustic_cost);
+//   lattice.AddLink(0, tok, next, ilabel, olabel, graph_cost, acoustic_cost);
 //   lattice.PruneActiveTokens(lattice_beam, delta);     // every N frames
 //   lattice.PruneFinal(final_costs, best, lattice_beam); // at the end
 //
 // Pruning is Kaldi's: a link whose best path is worse than the best path
 // through its frame by more than the lattice beam is removed; a token left
-// without links (extra_cost infinite) is removed from its frame. Tokens and
-// links live in pools that keep their memory from utterance to utterance,
-// so a decoder in steady state allocates nothing per frame. New tokens go
-// to the front of their frame's list, new links to the front of their
-// token's list; both orders are Kaldi's, and the raw lattice's state and
-// arc order follow from them.
+// without links (extra_cost infinite) is removed from its frame. Tokens
+// live in a pool that keeps its memory from utterance to utterance. Links
+// live in one array per frame (the frame of the token they leave), appended
+// as they are made, so the links of a token, made together, sit together;
+// a frame's first pruning pass moves its surviving links into a new array
+// of just their number, token by token in list order, so that the passes
+// after it read memory in order (most of the decoder's time is spent
+// walking links), and the memory of pruned links goes back. Link ids are
+// local to their frame. New tokens go to the front of their frame's list,
+// new links to the front of their token's list; both orders are Kaldi's,
+// and the raw lattice's state and arc order follow from them.
 #ifndef NNET3_DECODER_TOKEN_LATTICE_H_
 #define NNET3_DECODER_TOKEN_LATTICE_H_
 
@@ -35,10 +40,11 @@
 
 namespace nnet3 {
 
-// Tokens and links are named by 32-bit ids into their pools (0: none),
-// which keeps them small (16 and 24 bytes; pointers would make them 24 and
-// 32): the pruning passes, which walk every link of every frame they
-// visit, read less memory.
+// Tokens are named by 32-bit ids into their pool, links by 32-bit ids into
+// their frame's array (one more than the index; 0: none), which keeps them
+// small (16 and 24 bytes; pointers would make them 24 and 32): the pruning
+// passes, which walk every link of every frame they visit, read less
+// memory.
 using TokenId = uint32_t;
 using LinkId = uint32_t;
 constexpr uint32_t kNoId = 0;
@@ -136,7 +142,10 @@ class TokenLattice {
   int32_t NumTokens() const { return num_toks_; }
   Token &Tok(TokenId id) { return token_pool_[id]; }
   const Token &Tok(TokenId id) const { return token_pool_[id]; }
-  const ForwardLink &Link(LinkId id) const { return link_pool_[id]; }
+  // Link `id` of frame f (leaving a token of frame f).
+  const ForwardLink &Link(int32_t f, LinkId id) const {
+    return frames_[f].links[id - 1];
+  }
   // One more than the largest token id in use.
   uint32_t TokenCapacity() const { return token_pool_.Capacity(); }
 
@@ -148,16 +157,18 @@ class TokenLattice {
     num_toks_++;
     return id;
   }
-  // A link at the front of the links of `from`.
-  void AddLink(TokenId from, TokenId to, int32_t ilabel, int32_t olabel,
-               float graph_cost, float acoustic_cost) {
-    const LinkId id = link_pool_.Allocate();
+  // A link at the front of the links of `from`, a token of frame f.
+  void AddLink(int32_t f, TokenId from, TokenId to, int32_t ilabel,
+               int32_t olabel, float graph_cost, float acoustic_cost) {
+    std::vector<ForwardLink> &links = frames_[f].links;
     Token &tok = token_pool_[from];
-    link_pool_[id] =
-        ForwardLink{to, ilabel, olabel, graph_cost, acoustic_cost, tok.links};
-    tok.links = id;
+    links.push_back(
+        ForwardLink{to, ilabel, olabel, graph_cost, acoustic_cost, tok.links});
+    tok.links = static_cast<LinkId>(links.size());
   }
-  void DeleteLinks(TokenId tok);
+  // Removes the links of `tok`, a token of frame f (their room comes back
+  // when the frame is compacted).
+  void DeleteLinks(int32_t f, TokenId tok);
 
   // Kaldi's PruneActiveTokens: from the frame before the last back to 0,
   // prunes the links of frames whose successors' extra costs changed (by
@@ -185,6 +196,9 @@ class TokenLattice {
  private:
   struct TokenList {
     TokenId toks = kNoId;
+    std::vector<ForwardLink> links;  // of the tokens of this frame
+    uint32_t num_dead_links = 0;     // entries of `links` no list reaches
+    bool compacted = false;          // whether `links` was ever compacted
     bool must_prune_forward_links = true;
     bool must_prune_tokens = true;
     // Whether a token may have an infinite extra cost (false: pruning the
@@ -202,11 +216,19 @@ class TokenLattice {
                          bool *extra_costs_changed, bool *links_pruned);
   void PruneForwardLinksFinal(const FinalCostMap &final_costs,
                               float final_best_cost, float lattice_beam);
-  // Removes the links of `tok` beyond the beam; returns the best remaining
-  // link extra cost, starting from `tok_extra_cost`. Records the extra
-  // costs read through epsilon links in epsilon_reads_.
-  float PruneLinksOf(Token *tok, float lattice_beam, float tok_extra_cost,
-                     bool *links_pruned);
+  // Removes the links of `tok` (of frame f) beyond the beam; returns the
+  // best remaining link extra cost, starting from `tok_extra_cost`.
+  // Records the extra costs read through epsilon links in epsilon_reads_.
+  // With `moved`, the surviving links are appended to it instead (ids
+  // relative to it) and the frame's array is left to be replaced.
+  float PruneLinksOf(int32_t f, Token *tok, float lattice_beam,
+                     float tok_extra_cost, bool *links_pruned,
+                     std::vector<ForwardLink> *moved);
+  // Whether frame f's next pass should compact its links: on its first
+  // pruning, and when more than half of its array is dead.
+  bool ShouldCompact(int32_t f) const;
+  // Makes `moved` frame f's array, of exactly its size.
+  void TakeCompacted(int32_t f, std::vector<ForwardLink> *moved);
   // After a pass that changed extra costs: whether another pass could
   // change anything, i.e. whether an epsilon link's target changed its
   // extra cost after the pass read it. Otherwise the next pass would read
@@ -220,8 +242,9 @@ class TokenLattice {
   int32_t num_toks_ = 0;
   bool warned_ = false;
   std::vector<EpsilonRead> epsilon_reads_;  // scratch of a pruning pass
+  std::vector<ForwardLink> moved_;          // scratch of a compaction
+  size_t links_guess_ = 0;                  // links of the last complete frame
   IdPool<Token> token_pool_;
-  IdPool<ForwardLink> link_pool_;
 };
 
 }  // namespace nnet3
