@@ -38,6 +38,9 @@ void BatchLatgenOptions::Register(OptionsRegistry *po) {
   po->Register("max-lattices-waiting", &max_lattices_waiting,
                "Most utterances being searched or waiting to be written "
                "(bounds memory); 0 means --num-threads plus 20.");
+  po->Register("log-interval", &log_interval,
+               "Seconds between progress lines (utterances written, frames "
+               "per second, acoustic model busy share); 0: none.");
 }
 
 namespace {
@@ -256,6 +259,27 @@ void LogSummary(const LatticeWriters &writers, const SearchThreads &search,
   NNET3_LOG << line.str();
 }
 
+// Every --log-interval seconds, on the writing thread: how far it got.
+class ProgressLog {
+ public:
+  explicit ProgressLog(float interval) : interval_(interval), next_(interval) {}
+  void Maybe(const LatticeWriters &writers, const NnetBatchInference &model,
+             const Timer &since_start) {
+    const double now = since_start.Elapsed();
+    if (interval_ <= 0.0f || now < next_) return;
+    next_ = now + interval_;
+    NNET3_LOG << "After " << now << "s: " << writers.NumSuccess()
+              << " utterances written (" << writers.NumFailed() << " failed), "
+              << writers.NumFrames() << " frames, " << writers.NumFrames() / now
+              << " frames per second; acoustic "
+              << "model busy " << Percent(model.ComputeSeconds(), now);
+  }
+
+ private:
+  float interval_;
+  double next_;  // seconds since the start
+};
+
 }  // namespace
 
 int64_t GenerateLatticesBatched(const BatchLatgenOptions &opts,
@@ -283,6 +307,7 @@ int64_t GenerateLatticesBatched(const BatchLatgenOptions &opts,
   TimeShares shares;
   int64_t num_fail = 0;
   Timer since_scores;
+  ProgressLog progress(opts.log_interval);
   RunBatchPipeline(
       &inference,
       [&] {
@@ -298,6 +323,7 @@ int64_t GenerateLatticesBatched(const BatchLatgenOptions &opts,
             utt, model.trans_model, *scores);
         *scores = Matrix();
         search.Decode(utt, std::move(job));
+        progress.Maybe(writers, inference, timer);
         since_scores.Reset();
       });
   search.Wait();

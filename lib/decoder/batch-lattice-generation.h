@@ -41,9 +41,11 @@
 // the model lacks is a UserError. At the end, Kaldi's three summary lines
 // ("Overall likelihood per frame was ...", "Time taken ...  (per thread;
 // with N threads).", "Done N utterances (P forced out); failed for M")
-// and a line of ours saying where the time went: the acoustic model's
-// busy share, each search thread's, reading input, the search waiting for
-// scores and writing output, all as shares of the wall time. Returns the
+// and a line of ours saying where the time went (also, every
+// --log-interval seconds, a progress line: utterances and frames written,
+// frames per second, the acoustic model's busy share so far): the acoustic
+// model's busy share, each search thread's, reading input, the search waiting
+// for scores and writing output, all as shares of the wall time. Returns the
 // number of utterances decoded; a UserError after the summary if none.
 #ifndef NNET3_DECODER_BATCH_LATTICE_GENERATION_H_
 #define NNET3_DECODER_BATCH_LATTICE_GENERATION_H_
@@ -69,10 +71,12 @@ struct BatchLatgenOptions {
   // Utterances given to the search threads and not yet written; 0 means
   // --num-threads plus 20; at least --num-threads.
   int32_t max_lattices_waiting = 0;
+  // Seconds between progress lines (0: none).
+  float log_interval = 60.0f;
 
   // The decoder's, determinization's and batch computation's options,
   // --word-symbol-table, --allow-partial, --num-threads and
-  // --max-lattices-waiting.
+  // --max-lattices-waiting and --log-interval.
   void Register(OptionsRegistry *po);
 };
 

@@ -3,12 +3,12 @@
 # golden model tests/data/train/hmm.mdl (context 1+1, no recurrence, so the
 # batch chunking rule gives the same scores) and the three-word graph of
 # nnet3-latgen-faster.sh. Checks: lattices (determinized and raw), words and
-# alignments byte-equal to nnet3-latgen-faster's for 1, 2 and 8 search
-# threads and several minibatch sizes, also with tight memory bounds and on
-# the opaque device (the GPU code path on the CPU); input order (lattice
-# keys, words on stderr); Kaldi's summary lines and ours; a per-utterance
-# graph table (ark and scp); bad input: an utterance without a graph, one
-# with the wrong feature dimension (a WARNING naming it, the others
+# alignments byte-equal to nnet3-latgen-faster's for 1, 2 and 8 search threads
+# and several minibatch sizes, also with tight memory bounds and on the opaque
+# device (the GPU code path on the CPU); input order (lattice keys, words on
+# stderr); Kaldi's summary lines and ours, the progress line (--log-interval);
+# a per-utterance graph table (ark and scp); bad input: an utterance without a
+# graph, one with the wrong feature dimension (a WARNING naming it, the others
 # written, exit 0; exit 1 if none is decoded), bad options and usage.
 BIN=$1 DATA=$2
 G=$DATA/train
@@ -80,6 +80,10 @@ grep -Eq 'Time taken [0-9.e-]+s: real-time factor assuming 100 frames/sec is [0-
 grep -q 'Done 12 utterances (0 forced out); failed for 0$' $L || fail "Done line: $(grep Done $L)"
 grep -Eq 'Time shares of [0-9.e-]+s: acoustic model \(cpu\) busy [0-9.e-]+%; search threads busy [0-9.e-]+% [0-9.e-]+%; reading input' $L ||
   fail "no time-shares line"
+grep -q 'After .*utterances written' $L && fail "a progress line before --log-interval (60 s) passed"
+expect_ok progress "$B --log-interval=0.000001 $G/hmm.mdl HCLG.fst ark:feats.ark ark:/dev/null"
+grep -Eq 'After [0-9.e-]+s: [0-9]+ utterances written \(0 failed\), [0-9]+ frames, [0-9.e+-]+ frames per second; acoustic model busy [0-9.e-]+%$' "$TMP/err" ||
+  fail "--log-interval: no progress line"
 for utt in $KEYS; do
   grep -Eq "Log-like per frame for utterance $utt is -?[0-9.e-]+ over [0-9]+ frames\.$" $L || fail "no Log-like line for $utt"
 done
