@@ -40,6 +40,8 @@ void TokenLattice::Clear() {
   }
   frames_.clear();
   NNET3_ASSERT(num_toks_ == 0);
+  token_pool_.Reset();
+  link_pool_.Reset();
   warned_ = false;
 }
 
