@@ -123,8 +123,8 @@ class SearchThreads {
       : opts_(opts),
         trans_model_(trans_model),
         writers_(writers),
-        busy_(std::max(opts.num_threads, 1), 0.0) {
-    const int32_t num_threads = static_cast<int32_t>(busy_.size());
+        threads_(std::max(opts.num_threads, 1)) {
+    const int32_t num_threads = static_cast<int32_t>(threads_.size());
     const int32_t max_waiting = opts.max_lattices_waiting > 0
                                     ? opts.max_lattices_waiting
                                     : num_threads + 20;
@@ -142,21 +142,33 @@ class SearchThreads {
   // Every utterance searched and written.
   void Wait() { sequencer_->Wait(); }
 
-  int32_t NumThreads() const { return static_cast<int32_t>(busy_.size()); }
-  double BusySeconds(int32_t thread) const { return busy_[thread]; }
+  int32_t NumThreads() const { return static_cast<int32_t>(threads_.size()); }
+  double BusySeconds(int32_t thread) const { return threads_[thread].busy; }
   double OutputSeconds() const { return output_seconds_; }
   int64_t NumPartial() const { return num_partial_; }
 
  private:
+  // Each thread keeps its decoder while the graph stays the same.
+  struct PerThread {
+    std::shared_ptr<const StdFst> graph;  // the decoder's
+    std::unique_ptr<LatticeFasterDecoder> decoder;
+    double busy = 0.0;  // seconds
+  };
+
   void Search(int32_t thread, SearchJob *job) {
     Timer timer;
-    // A new decoder per utterance, as Kaldi's: one kept across utterances
-    // decoded the refsys test set at half the speed.
-    LatticeFasterDecoder decoder(*job->graph, opts_.decode.decoder);
+    PerThread &t = threads_[thread];
+    if (t.graph != job->graph) {
+      t.decoder = nullptr;
+      t.graph = job->graph;
+      t.decoder = std::make_unique<LatticeFasterDecoder>(*t.graph,
+                                                         opts_.decode.decoder);
+    }
     DecodeUtteranceLatticeFaster(opts_.decode, trans_model_, job->result.utt,
-                                 &decoder, job->decodable.get(), &job->result);
+                                 t.decoder.get(), job->decodable.get(),
+                                 &job->result);
     job->decodable = nullptr;
-    busy_[thread] += timer.Elapsed();
+    t.busy += timer.Elapsed();
   }
   void Output(SearchJob *job) {
     Timer timer;
@@ -168,8 +180,8 @@ class SearchThreads {
   const BatchLatgenOptions &opts_;
   const TransitionModel &trans_model_;
   LatticeWriters *writers_;
-  std::vector<double> busy_;     // seconds; each entry its thread's
-  double output_seconds_ = 0.0;  // the writing thread's
+  std::vector<PerThread> threads_;  // each entry touched by its thread only
+  double output_seconds_ = 0.0;     // the writing thread's
   int64_t num_partial_ = 0;
   // Last: destroyed first, so no task outlives the rest.
   std::unique_ptr<TaskSequencer> sequencer_;

@@ -16,17 +16,16 @@
 // Threads: the caller reads features (and i-vectors and graphs) and splits
 // each utterance into chunks for the model thread; a dispatcher thread takes
 // the utterances' scores in input order and gives each to the next free
-// search thread, which decodes it with a new LatticeFasterDecoder (as
-// Kaldi's; a decoder kept across utterances was 1.7x slower) and
-// determinizes its lattice; the dispatcher writes the results in input
-// order. The scores are those of DecodableAmNnetSimple up to Kaldi's batch
-// chunking rule (the last chunk moved back to end on the last frame, where
-// nnet3-latgen-faster computes a shorter one): for a network without
-// recurrence they differ only in the products' rounding of that chunk, so
-// the lattices are those of nnet3-latgen-faster with the same options up to
-// a last-bit difference in a few costs, and byte-identical with
-// whole-utterance chunks. They do not depend on the number of threads, nor
-// (on the CPU, as measured) on the minibatch sizes.
+// search thread, which decodes it with its LatticeFasterDecoder (kept
+// while the graph stays the same) and determinizes its lattice; the dispatcher
+// writes the results in input order. The scores are those of
+// DecodableAmNnetSimple up to Kaldi's batch chunking rule (the last chunk moved
+// back to end on the last frame, where nnet3-latgen-faster computes a shorter
+// one): for a network without recurrence they differ only in the products'
+// rounding of that chunk, so the lattices are those of nnet3-latgen-faster with
+// the same options up to a last-bit difference in a few costs, and
+// byte-identical with whole-utterance chunks. They do not depend on the number
+// of threads, nor (on the CPU, as measured) on the minibatch sizes.
 //
 // Memory is bounded whatever the archive: at most --max-utterances-in-
 // flight (plus a minibatch of one-chunk ones) utterances between reading
