@@ -19,6 +19,12 @@
 #   --stage N        0: set up and decode; 1: only compare
 #   --mbr            also score with steps/score_kaldi.sh --decode-mbr true
 #                    and compare with Kaldi's programs on Kaldi's lattices
+#   --decode-opts S  more options for steps/nnet3/decode.sh, e.g.
+#                    "--use-gpu true --num-threads 2" (it then calls
+#                    nnet3-latgen-faster-batch, whose --use-gpu defaults to
+#                    yes as Kaldi's: without a GPU set
+#                    NNET3_DEBUG_OPAQUE_DEVICE=1 to run its GPU path on the
+#                    CPU's opaque stand-in)
 #
 # PATH while Kaldi's scripts run: --bin, --decoder, the work directory's
 # utils/, then the caller's PATH without any directory of Kaldi's programs
@@ -33,6 +39,7 @@ set -o pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 kaldi_s5=/opt/kaldi/egs/wsj/s5 refsys=/work/refsys graph=small
 bin=$root/build/bin decoder='' dir=/tmp/kaldi-decode-scripts nj=2 stage=0 mbr=false
+decode_opts=''
 while [ $# -gt 0 ]; do
   case $1 in
     --kaldi-s5) kaldi_s5=$2; shift 2 ;;
@@ -44,7 +51,8 @@ while [ $# -gt 0 ]; do
     --nj) nj=$2; shift 2 ;;
     --stage) stage=$2; shift 2 ;;
     --mbr) mbr=true; shift ;;
-    *) sed -n '/^# Usage/,/^#   --mbr/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 1 ;;
+    --decode-opts) decode_opts=$2; shift 2 ;;
+    *) sed -n "/^# Usage/,/^#  *CPU's opaque stand-in)/p" "$0" | sed 's/^# \{0,1\}//' >&2; exit 1 ;;
   esac
 done
 s5=$refsys/s5
@@ -83,7 +91,7 @@ export LC_ALL=C OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 EOF
 
 echo "== where the programs that Kaldi's scripts call resolve"
-programs="apply-cmvn nnet3-latgen-faster lattice-depth-per-frame lattice-best-path
+programs="apply-cmvn nnet3-latgen-faster nnet3-latgen-faster-batch lattice-depth-per-frame lattice-best-path
   ali-to-phones lattice-scale lattice-add-penalty compute-wer align-text
   compute-wer-bootci lattice-prune lattice-mbr-decode"
 status=0
@@ -100,9 +108,10 @@ done
 decode=exp/nnet3/tdnn/decode_test_$graph
 if [ "$stage" -le 0 ]; then
   rm -rf "$decode"
-  echo "== steps/nnet3/decode.sh --nj $nj exp/tri1/graph_$graph data/test_hires $decode"
-  (. ./path.sh && steps/nnet3/decode.sh --nj "$nj" "exp/tri1/graph_$graph" \
-    data/test_hires "$decode") 2>&1 | tee decode.out
+  echo "== steps/nnet3/decode.sh --nj $nj $decode_opts exp/tri1/graph_$graph data/test_hires $decode"
+  # shellcheck disable=SC2086 # $decode_opts is a list of options
+  (. ./path.sh && steps/nnet3/decode.sh --nj "$nj" $decode_opts \
+    "exp/tri1/graph_$graph" data/test_hires "$decode") 2>&1 | tee decode.out
   [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "$0: decode.sh failed" >&2; exit 1; }
 fi
 if grep -rl "command not found" "$decode"/log "$decode"/scoring_kaldi 2>/dev/null; then

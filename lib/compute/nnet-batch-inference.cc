@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "base/error.h"
+#include "base/timer.h"
 
 namespace nnet3 {
 
@@ -129,6 +130,11 @@ int64_t NnetBatchInference::NumCompletedOutOfOrder() const {
   return num_completed_out_of_order_;
 }
 
+double NnetBatchInference::ComputeSeconds() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return compute_seconds_;
+}
+
 bool NnetBatchInference::GetOutput(std::string *utterance, Matrix *output,
                                    int64_t *num_input_frames) {
   std::unique_lock<std::mutex> lock(mutex_);
@@ -192,7 +198,14 @@ void NnetBatchInference::ComputeLoop() {
   try {
     while (WaitForWork(&allow_partial)) {
       done.clear();
-      if (computer_.Compute(allow_partial, &done)) MarkDone(done);
+      Timer timer;
+      const bool computed = computer_.Compute(allow_partial, &done);
+      const double seconds = timer.Elapsed();
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        compute_seconds_ += seconds;
+      }
+      if (computed) MarkDone(done);
     }
   } catch (...) {
     Abort(std::current_exception());

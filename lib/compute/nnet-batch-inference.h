@@ -93,6 +93,9 @@ class NnetBatchInference {
   // utterances were complete before an earlier one (diagnostics, tests).
   int32_t MaxInFlightSeen() const;
   int64_t NumCompletedOutOfOrder() const;
+  // Seconds the compute thread has spent computing minibatches so far (for
+  // the programs' time shares).
+  double ComputeSeconds() const;
 
  private:
   struct Utterance {
@@ -130,6 +133,7 @@ class NnetBatchInference {
   int64_t num_accepted_ = 0;
   int32_t max_in_flight_seen_ = 0;
   int64_t num_completed_out_of_order_ = 0;
+  double compute_seconds_ = 0.0;
   bool finished_ = false, aborted_ = false, reader_waiting_ = false;
   std::exception_ptr error_;
 

@@ -66,6 +66,7 @@ void DecodeUtteranceLatticeFaster(const DecodeUtteranceOptions &opts,
                                   DecodedUtterance *result) {
   result->utt = utt;
   result->success = false;
+  result->partial = false;
   if (!decoder->Decode(decodable)) {
     NNET3_WARN << "Failed to decode utterance with id " << utt;
     return;
@@ -79,6 +80,7 @@ void DecodeUtteranceLatticeFaster(const DecodeUtteranceOptions &opts,
     }
     NNET3_WARN << "Outputting partial output for utterance " << utt
                << " since no final-state reached";
+    result->partial = true;
   }
   Lattice best;
   if (!decoder->GetBestPath(&best))

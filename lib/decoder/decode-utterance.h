@@ -66,6 +66,7 @@ struct DecodeUtteranceOptions {
 struct DecodedUtterance {
   std::string utt;
   bool success = false;  // false: nothing is written; counted as failed
+  bool partial = false;  // no final state reached (--allow-partial)
   std::vector<int32_t> alignment, words;
   LatticeWeight best_weight;  // of the best path
   Lattice lat;                // with --determinize-lattice=false
@@ -100,6 +101,11 @@ class LatticeWriters {
   // An utterance that was not decoded (no features, no i-vector, ...).
   void CountFailure() { num_fail_++; }
   int64_t NumSuccess() const { return num_success_; }
+  int64_t NumFailed() const { return num_fail_; }
+  // The sums over the written utterances of the best path's likelihood and
+  // of its (subsampled) frames.
+  double TotalLikelihood() const { return tot_like_; }
+  int64_t NumFrames() const { return frame_count_; }
   // Kaldi's three end-of-run lines; `seconds` is the decoding time.
   void LogSummary(double seconds, int32_t frame_subsampling_factor) const;
   // Flushes and closes the tables (UserError on a write failure).

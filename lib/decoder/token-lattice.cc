@@ -39,6 +39,7 @@ void TokenLattice::Clear() {
   }
   frames_.clear();
   NNET3_ASSERT(num_toks_ == 0);
+  token_pool_.Reset();
   warned_ = false;
 }
 

@@ -28,6 +28,16 @@
 # network time (a lower bound on the FLOPs done: chunk edges add rows).
 # Needs python3, /usr/bin/time, cc and OpenBLAS (for the probe). Prints a
 # table, then one JSON line: {"benchmark": "decode", ...}.
+#
+# MODE=batch (issue 32) times instead, on all cores, our
+# nnet3-latgen-faster-batch --use-gpu=no at --num-threads=1 and 2 (and at
+# THREADS=..., e.g. "1 2 4") against Kaldi's nnet3-latgen-faster-parallel
+# --num-threads=2 (KALDI_PARALLEL, default beside KALDI), each RUNS times in
+# turn: wall, CPU, frames per second, our time shares (model busy, search
+# busy per thread, waiting), the load average before and after (the
+# machine is shared), the words checked against each other, and the
+# throughput of each batch run over Kaldi's parallel one. JSON line:
+# {"benchmark": "decode-batch", ...}.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -73,6 +83,11 @@ fi
 params=$("$BUILD/bin/nnet3-am-info" "$MODEL" 2> /dev/null |
   awk -F'[:=] *' '/^num-parameters/ && !n {print $2; n = 1}')
 OPTS="--max-active=7000 --min-active=200 --beam=15.0 --lattice-beam=8.0 --acoustic-scale=0.1 --frames-per-chunk=50 --allow-partial=true --word-symbol-table=$WORDS $EXTRA"
+
+if [ "${MODE:-serial}" = batch ]; then
+  . "$ROOT/scripts/bench/decode-batch.sh"
+  exit 0
+fi
 
 # One core, one thread for every library.
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
