@@ -15,27 +15,8 @@ G=$DATA/train
 . "$(dirname "$0")/lib.sh"
 need libfst-tools "command -v fstcompile && command -v fstprint"
 
-cat > graph.txt <<'GRAPH'
-0 1 0 1 0.69
-1 1 1 0 0.29
-1 2 2 0 1.39
-2 2 3 0 0.29
-2 3 4 0 1.39
-3 3 5 0 0.29
-3 0 6 0 1.39
-0 4 0 2 0.69
-4 4 7 0 0.29
-4 5 8 0 1.39
-5 5 9 0 0.29
-5 6 10 0 1.39
-6 6 11 0 0.29
-6 0 12 0 1.39
-0 7 0 3 1.1
-7 7 13 0 0.29
-7 0 14 0 0.69
-0 0
-GRAPH
-printf '<eps> 0\na 1\nb 2\nc 3\n' > words.txt
+cp "$DATA/decode/graph.txt" graph.txt  # three words (its README)
+cp "$DATA/decode/words.txt" words.txt
 # A graph that allows only word "a" (for the per-utterance table).
 grep -v -E '^0 (4|7) ' graph.txt > graph-a.txt
 expect_ok graphs "fstcompile graph.txt > HCLG.fst && fstcompile graph-a.txt > HCLG-a.fst"
