@@ -9,7 +9,6 @@
 #include <fst/connect.h>
 #include <fst/invert.h>
 #include <fst/topsort.h>
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -172,26 +171,6 @@ TEST_CASE("Word determinization gives Kaldi's lattices") {
   CompareWithKaldi("raw-grid.txt", "det-word-min-grid.txt", minimized);
   CompareWithKaldi("raw-float.txt", "det-word-min-float.txt", minimized);
   CompareWithKaldi("raw-tie.txt", "det-word-min-tie.txt", minimized);
-}
-
-// Runs f with stderr going to a file; returns what was written.
-std::string CaptureStderr(const std::function<void()> &f) {
-  char name[] = "/tmp/lat-test-stderr-XXXXXX";
-  const int fd = mkstemp(name);
-  REQUIRE(fd >= 0);
-  std::fflush(stderr);
-  const int saved = dup(2);
-  dup2(fd, 2);
-  f();
-  std::fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  close(fd);
-  std::ifstream is(name);
-  std::stringstream ss;
-  ss << is.rdbuf();
-  std::remove(name);
-  return ss.str();
 }
 
 // "WARNING: message" from a log line "WARNING (program:where) message".

@@ -2,8 +2,10 @@
 
 #include <fst/connect.h>
 #include <fst/script/print-impl.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -309,6 +311,25 @@ std::string CompactLatticeText(const std::string &key,
 
 std::string LatticeText(const std::string &key, const Lattice &lat) {
   return FstText(key, lat, false);
+}
+
+std::string CaptureStderr(const std::function<void()> &f) {
+  char name[] = "/tmp/lat-test-stderr-XXXXXX";
+  const int fd = mkstemp(name);
+  REQUIRE(fd >= 0);
+  std::fflush(stderr);
+  const int saved = dup(2);
+  dup2(fd, 2);
+  f();
+  std::fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  close(fd);
+  std::ifstream is(name);
+  std::stringstream ss;
+  ss << is.rdbuf();
+  std::remove(name);
+  return ss.str();
 }
 
 }  // namespace nnet3

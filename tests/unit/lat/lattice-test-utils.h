@@ -5,6 +5,7 @@
 #define NNET3_TESTS_UNIT_LAT_LATTICE_TEST_UTILS_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
@@ -66,6 +67,9 @@ ReadCompactLatticeArchiveText(const std::string &filename);
 std::string CompactLatticeText(const std::string &key,
                                const CompactLattice &clat);
 std::string LatticeText(const std::string &key, const Lattice &lat);
+
+// Runs f with stderr going to a temporary file; returns what f wrote there.
+std::string CaptureStderr(const std::function<void()> &f);
 
 }  // namespace nnet3
 

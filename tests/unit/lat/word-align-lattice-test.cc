@@ -9,10 +9,8 @@
 #include "lat/word-align-lattice.h"
 
 #include <fst/topsort.h>
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
-#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <random>
@@ -32,26 +30,6 @@
 
 namespace nnet3 {
 namespace {
-
-// Runs f with stderr going to a file; returns what was written.
-std::string StderrOf(const std::function<void()> &f) {
-  char name[] = "/tmp/word-align-test-XXXXXX";
-  const int fd = mkstemp(name);
-  REQUIRE(fd >= 0);
-  std::fflush(stderr);
-  const int saved = dup(2);
-  dup2(fd, 2);
-  f();
-  std::fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  close(fd);
-  std::ifstream is(name);
-  std::stringstream ss;
-  ss << is.rdbuf();
-  std::remove(name);
-  return ss.str();
-}
 
 // The lines of `text` that are not the warning every lattice with epsilons
 // (words 0) or two arcs with one word from a state gets.
@@ -216,7 +194,7 @@ TEST_CASE("Aligned lattices are Kaldi's lattice-align-words output") {
       INFO(entry.first);
       CompactLattice aligned;
       bool ok = false;
-      const std::string log = StderrOf([&]() {
+      const std::string log = CaptureStderr([&]() {
         ok = WordAlignLattice(HandLattice(entry.first), tm, TinyInfo(c.opts), 0,
                               &aligned);
       });
@@ -379,7 +357,7 @@ TEST_CASE("Random lattices keep their paths when word-aligned") {
     ConvertLattice(lat, &clat);
     CompactLattice aligned;
     bool ok = false;
-    const std::string log = StderrOf(
+    const std::string log = CaptureStderr(
         [&]() { ok = WordAlignLattice(clat, tm, TinyInfo(), 0, &aligned); });
     REQUIRE(ok);
     CHECK(OtherLines(log).empty());
