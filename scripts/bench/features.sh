@@ -13,7 +13,8 @@
 # RUNS (timed runs of each program, alternating; default 5), COMPARE_UTTS
 # (utterances of WAV_SCP compared, default 40; timing uses all of it),
 # OPTION_SETS (a file of "program options" lines to compare instead of the
-# built-in list). CPU seconds (user + sys) of each run come from bash's
+# built-in list), SPEED_OPTIONS (options of the timed runs, e.g.
+# --allow-downsample for audio that is not at 16 kHz; default none). CPU seconds (user + sys) of each run come from bash's
 # `time`; the median of each program and the ratio Kaldi / ours are
 # printed: above 1 means ours is faster. Output goes to ark:/dev/null, so
 # the timing includes reading the audio and writing the archive, not a
@@ -43,11 +44,12 @@ cpu_seconds() {
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-echo "== speed: compute-mfcc-feats, default options, $(wc -l < "$WAV_SCP") utterances, $RUNS runs each"
+read -r -a speed_opts <<< "${SPEED_OPTIONS:-}"
+echo "== speed: compute-mfcc-feats, options: ${SPEED_OPTIONS:-(defaults)}, $(wc -l < "$WAV_SCP") utterances, $RUNS runs each"
 for i in $(seq "$RUNS"); do
   taskset -c 0 true 2> /dev/null && pin=(taskset -c 0) || pin=()
-  cpu_seconds "${pin[@]}" "$KALDI/compute-mfcc-feats" "scp:$WAV_SCP" ark:/dev/null >> "$TMP/kaldi.t"
-  cpu_seconds "${pin[@]}" "$OURS/compute-mfcc-feats" "scp:$WAV_SCP" ark:/dev/null >> "$TMP/ours.t"
+  cpu_seconds "${pin[@]}" "$KALDI/compute-mfcc-feats" "${speed_opts[@]}" "scp:$WAV_SCP" ark:/dev/null >> "$TMP/kaldi.t"
+  cpu_seconds "${pin[@]}" "$OURS/compute-mfcc-feats" "${speed_opts[@]}" "scp:$WAV_SCP" ark:/dev/null >> "$TMP/ours.t"
 done
 k=$(median < "$TMP/kaldi.t"); o=$(median < "$TMP/ours.t")
 echo "Kaldi cpu s (median): $k   ours: $o   ratio Kaldi/ours: $(awk -v k="$k" -v o="$o" 'BEGIN { printf "%.2f", k / o }')"
