@@ -18,8 +18,9 @@
 # `time`; the median of each program and the ratio Kaldi / ours are
 # printed: above 1 means ours is faster. Output goes to ark:/dev/null, so
 # the timing includes reading the audio and writing the archive, not a
-# disk. The comparison reads both binary archives (python3) and prints the
-# largest |ours - Kaldi| with where it is, per option set.
+# disk. The comparison reads both binary archives (python3) and prints, per
+# option set, the largest |ours - Kaldi| / max(|Kaldi|, 1) ("rel") and the
+# largest |ours - Kaldi| with where it is ("abs").
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -68,14 +69,15 @@ def read(path):
     return out
 ours, kaldi = read(sys.argv[1]), read(sys.argv[2])
 if ours.keys() != kaldi.keys(): sys.exit('different utterances')
-worst, where = 0.0, ''
+worst, where, rel = 0.0, '', 0.0
 for key in kaldi:
     (r, c, a), (r2, c2, b) = ours[key], kaldi[key]
     if (r, c) != (r2, c2): sys.exit('%s: %dx%d vs %dx%d' % (key, r, c, r2, c2))
     for n, (x, y) in enumerate(zip(a, b)):
+        rel = max(rel, abs(x - y) / max(abs(y), 1.0))
         if abs(x - y) > worst:
             worst, where = abs(x - y), '%s frame %d dim %d (Kaldi %.6g)' % (key, n // c, n % c, y)
-print('%.3g at %s' % (worst, where))
+print('rel %.2g  abs %.3g at %s' % (rel, worst, where))
 PY
 head -n "$COMPARE_UTTS" "$WAV_SCP" > "$TMP/compare.scp"
 if [ -n "${OPTION_SETS:-}" ]; then cp "$OPTION_SETS" "$TMP/sets"; else
