@@ -82,6 +82,15 @@ assert max(abs(sum(c) / len(rows)) for c in zip(*rows)) < 1e-3
 PY
 [ "$(cat dur)" = "a 1 " ] || fail "--write-utt2dur wrote '$(cat dur)', expected 'a 1 '"
 
+# --min-duration: a (1 s) is skipped with Kaldi's warning, b (1.00625 s)
+# is computed.
+printf 'a %s\nb %s\n' "$PWD/a.wav" "$PWD/b.wav" > ab.scp
+expect_exit min-duration 0 'File: a is too short \(1 sec\): producing no output.' \
+  compute-mfcc-feats --min-duration=1.005 scp:ab.scp ark:md.ark
+grep -q ' Done 1 out of 2 utterances' "$TMP/err" || fail "--min-duration: no 'Done 1 out of 2' line"
+[ "$(feat-to-len ark:md.ark ark,t:- 2> /dev/null | cut -d' ' -f1)" = b ] ||
+  fail "--min-duration: the archive does not hold b alone"
+
 # --vtln-map through --utt2spk: warp 0.9 for the speaker moves the filters.
 echo "a spk1" > utt2spk
 echo "spk1 0.9" > vtln
