@@ -11,11 +11,12 @@
 // or, piece by piece: FeatureProgram program(vtln); program.Register(&po);
 // program.SetHtkKind(kind, period); program.Run(wav, feats, compute, dim).
 //
-// As Kaldi's: an utterance that cannot be computed (wrong sample rate,
-// channel out of range, no --vtln-map entry, shorter than --min-duration)
-// gets a warning naming it and is skipped; an entry that cannot be read is
-// an error unless the rspecifier has the permissive option (scp,p:); a
-// truncated file gives a warning naming it, and the samples it has. The log
+// As Kaldi's: an utterance that cannot be computed (a sample rate other than
+// --sample-frequency that --allow-downsample / --allow-upsample do not let
+// us resample, channel out of range, no --vtln-map entry, shorter than
+// --min-duration) gets a warning naming it and is skipped; an entry that cannot
+// be read is an error unless the rspecifier has the permissive option (scp,p:);
+// a truncated file gives a warning naming it, and the samples it has. The log
 // ends with " Done N out of M utterances." and the status is 0 if any
 // succeeded.
 #ifndef NNET3_FEAT_FEATURE_PROGRAM_H_

@@ -41,12 +41,10 @@ void FrameExtractionOptions::Register(OptionsRegistry *po) {
                "data at the ends.");
   po->Register("allow-downsample", &allow_downsample,
                "If true, allow the input waveform to have a higher frequency "
-               "than the specified --sample-frequency (not supported here: "
-               "resample with sox first).");
+               "than the specified --sample-frequency (it is then resampled).");
   po->Register("allow-upsample", &allow_upsample,
                "If true, allow the input waveform to have a lower frequency "
-               "than the specified --sample-frequency (not supported here: "
-               "resample with sox first).");
+               "than the specified --sample-frequency (it is then resampled).");
 }
 
 int32_t FrameExtractionOptions::WindowShift() const {
@@ -183,16 +181,17 @@ float LogEnergy(const float *x, int32_t n) {
                            std::numeric_limits<float>::epsilon()));
 }
 
-void CheckSampleFrequency(float wave_freq, const FrameExtractionOptions &opts) {
-  if (wave_freq == opts.samp_freq) return;
+bool CheckSampleFrequency(float wave_freq, const FrameExtractionOptions &opts) {
+  if (wave_freq == opts.samp_freq) return false;
   const bool down = opts.samp_freq < wave_freq;
-  NNET3_ERR << "Waveform and config sample Frequency mismatch: " << wave_freq
-            << " .vs " << opts.samp_freq << " (resample the audio to "
-            << opts.samp_freq << " Hz, e.g. 'sox in.wav -r " << opts.samp_freq
-            << " -t wav - |' in wav.scp, or set "
-            << "--sample-frequency=" << wave_freq << "; "
-            << (down ? "--allow-downsample" : "--allow-upsample")
-            << " is not supported)";
+  if (!(down ? opts.allow_downsample : opts.allow_upsample))
+    NNET3_ERR << "Waveform and config sample Frequency mismatch: " << wave_freq
+              << " .vs " << opts.samp_freq << " (use "
+              << (down ? "--allow-downsample=true" : "--allow-upsample=true")
+              << " to resample it, or resample it in wav.scp, e.g. 'sox in.wav "
+              << "-r " << opts.samp_freq << " -t wav - |', or set "
+              << "--sample-frequency=" << wave_freq << ")";
+  return true;
 }
 
 }  // namespace nnet3

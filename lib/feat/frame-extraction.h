@@ -64,9 +64,11 @@ std::vector<float> WindowFunction(const FrameExtractionOptions &opts);
 // log(max(sum of x_i^2, FLT_EPSILON)): a frame's log energy.
 float LogEnergy(const float *x, int32_t n);
 
-// Throws UserError with Kaldi's message when a waveform's sample frequency
-// is not --sample-frequency (no resampling here).
-void CheckSampleFrequency(float wave_freq, const FrameExtractionOptions &opts);
+// Whether a waveform at `wave_freq` must be resampled to --sample-frequency:
+// false if the rates are equal, true if they differ and --allow-downsample
+// (or --allow-upsample) allows it; otherwise throws UserError with Kaldi's
+// message.
+bool CheckSampleFrequency(float wave_freq, const FrameExtractionOptions &opts);
 
 class FrameExtractor {
  public:

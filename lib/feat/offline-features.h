@@ -6,11 +6,12 @@
 //   std::vector<float> feats;   // NumFrames x Dim(), row-major
 //   int32_t rows = mfcc.ComputeFeatures(wave, n, samp_freq, vtln_warp, &feats);
 //
-// ComputeFeatures throws UserError with Kaldi's message when the waveform's
-// sample frequency is not --sample-frequency (resampling is not done here:
-// resample with sox in the wav.scp pipe). A waveform too short for one frame
-// gives 0 rows. The dither generator is seeded once, so the same inputs in
-// the same order give the same outputs on every run.
+// A waveform whose sample frequency is not --sample-frequency is resampled
+// to it (feat/resample.h) when --allow-downsample or --allow-upsample allows
+// it; otherwise ComputeFeatures throws UserError with Kaldi's message. A
+// waveform too short for one frame gives 0 rows. The dither generator is seeded
+// once, so the same inputs in the same order give the same outputs on every
+// run.
 #ifndef NNET3_FEAT_OFFLINE_FEATURES_H_
 #define NNET3_FEAT_OFFLINE_FEATURES_H_
 
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "feat/frame-extraction.h"
+#include "feat/resample.h"
 
 namespace nnet3 {
 
@@ -37,7 +39,12 @@ class OfflineFeatures {
   int32_t ComputeFeatures(const float *wave, int64_t num_samples,
                           float samp_freq, float vtln_warp,
                           std::vector<float> *out) {
-    CheckSampleFrequency(samp_freq, FrameOptions());
+    if (CheckSampleFrequency(samp_freq, FrameOptions())) {
+      ResampleWaveform(samp_freq, wave, num_samples, FrameOptions().samp_freq,
+                       &resampled_);
+      wave = resampled_.data();
+      num_samples = static_cast<int64_t>(resampled_.size());
+    }
     const int32_t rows = NumFrames(num_samples, FrameOptions());
     const int32_t dim = Dim();
     out->assign(static_cast<size_t>(rows) * dim, 0.0f);
@@ -56,6 +63,7 @@ class OfflineFeatures {
   Computer computer_;
   FrameExtractor extractor_;
   std::vector<float> window_;
+  std::vector<float> resampled_;
 };
 
 }  // namespace nnet3

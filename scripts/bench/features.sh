@@ -13,12 +13,14 @@
 # RUNS (timed runs of each program, alternating; default 5), COMPARE_UTTS
 # (utterances of WAV_SCP compared, default 40; timing uses all of it),
 # OPTION_SETS (a file of "program options" lines to compare instead of the
-# built-in list). CPU seconds (user + sys) of each run come from bash's
+# built-in list), SPEED_OPTIONS (options of the timed runs, e.g.
+# --allow-downsample for audio that is not at 16 kHz; default none). CPU seconds (user + sys) of each run come from bash's
 # `time`; the median of each program and the ratio Kaldi / ours are
 # printed: above 1 means ours is faster. Output goes to ark:/dev/null, so
 # the timing includes reading the audio and writing the archive, not a
-# disk. The comparison reads both binary archives (python3) and prints the
-# largest |ours - Kaldi| with where it is, per option set.
+# disk. The comparison reads both binary archives (python3) and prints, per
+# option set, the largest |ours - Kaldi| / max(|Kaldi|, 1) ("rel") and the
+# largest |ours - Kaldi| with where it is ("abs").
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -43,11 +45,12 @@ cpu_seconds() {
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-echo "== speed: compute-mfcc-feats, default options, $(wc -l < "$WAV_SCP") utterances, $RUNS runs each"
+read -r -a speed_opts <<< "${SPEED_OPTIONS:-}"
+echo "== speed: compute-mfcc-feats, options: ${SPEED_OPTIONS:-(defaults)}, $(wc -l < "$WAV_SCP") utterances, $RUNS runs each"
 for i in $(seq "$RUNS"); do
   taskset -c 0 true 2> /dev/null && pin=(taskset -c 0) || pin=()
-  cpu_seconds "${pin[@]}" "$KALDI/compute-mfcc-feats" "scp:$WAV_SCP" ark:/dev/null >> "$TMP/kaldi.t"
-  cpu_seconds "${pin[@]}" "$OURS/compute-mfcc-feats" "scp:$WAV_SCP" ark:/dev/null >> "$TMP/ours.t"
+  cpu_seconds "${pin[@]}" "$KALDI/compute-mfcc-feats" "${speed_opts[@]}" "scp:$WAV_SCP" ark:/dev/null >> "$TMP/kaldi.t"
+  cpu_seconds "${pin[@]}" "$OURS/compute-mfcc-feats" "${speed_opts[@]}" "scp:$WAV_SCP" ark:/dev/null >> "$TMP/ours.t"
 done
 k=$(median < "$TMP/kaldi.t"); o=$(median < "$TMP/ours.t")
 echo "Kaldi cpu s (median): $k   ours: $o   ratio Kaldi/ours: $(awk -v k="$k" -v o="$o" 'BEGIN { printf "%.2f", k / o }')"
@@ -66,14 +69,15 @@ def read(path):
     return out
 ours, kaldi = read(sys.argv[1]), read(sys.argv[2])
 if ours.keys() != kaldi.keys(): sys.exit('different utterances')
-worst, where = 0.0, ''
+worst, where, rel = 0.0, '', 0.0
 for key in kaldi:
     (r, c, a), (r2, c2, b) = ours[key], kaldi[key]
     if (r, c) != (r2, c2): sys.exit('%s: %dx%d vs %dx%d' % (key, r, c, r2, c2))
     for n, (x, y) in enumerate(zip(a, b)):
+        rel = max(rel, abs(x - y) / max(abs(y), 1.0))
         if abs(x - y) > worst:
             worst, where = abs(x - y), '%s frame %d dim %d (Kaldi %.6g)' % (key, n // c, n % c, y)
-print('%.3g at %s' % (worst, where))
+print('rel %.2g  abs %.3g at %s' % (rel, worst, where))
 PY
 head -n "$COMPARE_UTTS" "$WAV_SCP" > "$TMP/compare.scp"
 if [ -n "${OPTION_SETS:-}" ]; then cp "$OPTION_SETS" "$TMP/sets"; else

@@ -5,7 +5,9 @@
 # --vtln-map/--utt2spk; bad input as Kaldi treats it: a non-WAVE entry (an
 # error naming the key; skipped with scp,p:), a truncated file (a warning
 # naming it, its samples used), a wrong sample rate (a warning naming the
-# utterance, which is skipped), a pipe that fails.
+# utterance, which is skipped, or resampled with --allow-downsample or
+# --allow-upsample), a pipe that fails, no output left by an error, and all
+# of these in one wav.scp read with scp,p:.
 BIN=$1 DATA=$2; . "$(dirname "$0")/lib.sh"
 need python3 'python3 -c "import struct, math"'
 
@@ -80,6 +82,15 @@ assert max(abs(sum(c) / len(rows)) for c in zip(*rows)) < 1e-3
 PY
 [ "$(cat dur)" = "a 1 " ] || fail "--write-utt2dur wrote '$(cat dur)', expected 'a 1 '"
 
+# --min-duration: a (1 s) is skipped with Kaldi's warning, b (1.00625 s)
+# is computed.
+printf 'a %s\nb %s\n' "$PWD/a.wav" "$PWD/b.wav" > ab.scp
+expect_exit min-duration 0 'File: a is too short \(1 sec\): producing no output.' \
+  compute-mfcc-feats --min-duration=1.005 scp:ab.scp ark:md.ark
+grep -q ' Done 1 out of 2 utterances' "$TMP/err" || fail "--min-duration: no 'Done 1 out of 2' line"
+[ "$(feat-to-len ark:md.ark ark,t:- 2> /dev/null | cut -d' ' -f1)" = b ] ||
+  fail "--min-duration: the archive does not hold b alone"
+
 # --vtln-map through --utt2spk: warp 0.9 for the speaker moves the filters.
 echo "a spk1" > utt2spk
 echo "spk1 0.9" > vtln
@@ -110,10 +121,56 @@ expect_exit sample-rate 1 'Failed to compute features for utterance low: Wavefor
   compute-mfcc-feats scp:low.scp ark:/dev/null
 grep -q ' Done 0 out of 1 utterances' "$TMP/err" || fail "sample-rate: no Done 0 line"
 expect_ok sample-rate-8k compute-mfcc-feats --sample-frequency=8000 scp:low.scp ark:/dev/null
+# --allow-downsample / --allow-upsample resample to --sample-frequency: a
+# 1 kHz sine made at 22050 Hz or at 8000 Hz gives the fbank of the same sine
+# made at 16 kHz in the mel bins below 2 kHz (0-10 of 23; above, the three
+# files' rounding noise differs), and as many frames.
+python3 mkwav.py s16.wav 16000 1 1.0 1000
+python3 mkwav.py s22.wav 22050 1 1.0 1000
+python3 mkwav.py s8.wav 8000 1 1.0 1000
+for r in 16 22 8; do echo "u $PWD/s$r.wav" > s$r.scp; done
+expect_exit no-downsample 1 "utterance u: .*mismatch: 22050 .vs 16000 \\(use --allow-downsample=true" \
+  compute-fbank-feats --dither=0 --allow-upsample scp:s22.scp ark:/dev/null
+expect_ok native compute-fbank-feats --dither=0 scp:s16.scp ark,t:s16.txt
+expect_ok downsample compute-fbank-feats --dither=0 --allow-downsample scp:s22.scp ark,t:s22.txt
+expect_ok upsample compute-fbank-feats --dither=0 --allow-upsample scp:s8.scp ark,t:s8.txt
+for r in 22 8; do
+  python3 - s16.txt s$r.txt <<'PY' || fail "resampled from $r kHz: fbank differs from the 16 kHz file's"
+import sys
+rd = lambda p: [[float(x) for x in l.replace(']', '').split()] for l in open(p) if '[' not in l]
+a, b = rd(sys.argv[1]), rd(sys.argv[2])
+assert len(a) == len(b) == 98, (len(a), len(b))
+worst = max(abs(x - y) for r, s in zip(a, b) for x, y in list(zip(r, s))[:11])
+print('resampled %s: max |diff| in mel bins 0-10: %.4f' % (sys.argv[2], worst))
+assert worst < 0.05
+PY
+done
 # A pipe that fails.
 printf 'a %s\np false |\n' "$PWD/a.wav" > failpipe.scp
 expect_error failing-pipe "key 'p'.*'false' failed with exit status 1" \
   compute-mfcc-feats scp:failpipe.scp ark:/dev/null
+# An error leaves no half-written output: neither the archive nor its scp.
+expect_error no-partial-output "key 'p'" \
+  compute-mfcc-feats scp:failpipe.scp ark,scp:part.ark,part.scp
+{ [ -e part.ark ] || [ -e part.scp ]; } && fail "an error left part.ark or part.scp"
+# All of it at once with scp,p: (as steps/make_mfcc.sh reads wav.scp): one
+# warning naming each bad entry, the good ones written, the status 0 as
+# Kaldi's (some utterance succeeded); Kaldi's count leaves out the entries
+# that could not be read (a, x, z done; low failed).
+printf 'a %s\nt %s\nx %s\nlow %s\np false |\nz %s\n' "$PWD/a.wav" "$PWD/text.wav" \
+  "$PWD/trunc.wav" "$PWD/low.wav" "$PWD/a.wav" > mixed.scp
+sox_key=
+if command -v sox > /dev/null; then
+  echo "s sox $PWD/missing.wav -t wav - |" >> mixed.scp
+  sox_key=s
+fi
+expect_exit mixed 0 ' Done 3 out of 4 utterances' compute-mfcc-feats scp,p:mixed.scp ark:mixed.ark
+for key in t x low p $sox_key; do
+  [ "$(grep -Ec "^WARNING.*(key '$key'|utterance $key:|Utterance $key:)" "$TMP/err")" = 1 ] ||
+    fail "mixed: not one warning naming $key"
+done
+[ "$(feat-to-len ark:mixed.ark ark,t:- 2> /dev/null | cut -d' ' -f1 | tr '\n' ' ')" = "a x z " ] ||
+  fail "mixed: the archive does not hold exactly a, x, z"
 # add-deltas, splice-feats and wav-to-duration on what was computed here.
 expect_ok deltas add-deltas ark:mfcc.ark ark:d.ark
 [ "$(dim d.ark)" = 39 ] || fail "add-deltas: dim $(dim d.ark), expected 39"

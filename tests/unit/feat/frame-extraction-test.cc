@@ -46,6 +46,23 @@ TEST_CASE("frames: 25 ms frames every 10 ms, with and without snip-edges") {
   CHECK(FirstSampleOfFrame(3, o) == 360);
   o.snip_edges = true;
   CHECK(FirstSampleOfFrame(3, o) == 480);
+  // --frame-length=20 --frame-shift=5: 320 samples every 80, FFT 512;
+  // 1 + (16000 - 320) / 80 = 197 frames, or (16000 + 40) / 80 = 200.
+  o = FrameExtractionOptions();
+  o.frame_length_ms = 20.0f;
+  o.frame_shift_ms = 5.0f;
+  CHECK(o.WindowSize() == 320);
+  CHECK(o.WindowShift() == 80);
+  CHECK(o.PaddedWindowSize() == 512);
+  CHECK(NumFrames(16000, o) == 197);
+  CHECK(FirstSampleOfFrame(2, o) == 160);
+  o.snip_edges = false;
+  CHECK(NumFrames(16000, o) == 200);
+  CHECK(FirstSampleOfFrame(2, o) == 40);  // centred on 200
+  // --sample-frequency=8000: the same milliseconds are half the samples.
+  o.samp_freq = 8000.0f;
+  CHECK(o.WindowSize() == 160);
+  CHECK(o.PaddedWindowSize() == 256);
 }
 
 TEST_CASE("frames: samples outside the signal are mirrored into it") {
@@ -149,7 +166,7 @@ TEST_CASE("frames: options no computation can use are refused") {
   CHECK_THROWS_WITH(CheckSampleFrequency(8000.0f, FrameExtractionOptions()),
                     Catch::Contains("Waveform and config sample Frequency "
                                     "mismatch: 8000 .vs 16000"));
-  CHECK_NOTHROW(CheckSampleFrequency(16000.0f, FrameExtractionOptions()));
+  CHECK_FALSE(CheckSampleFrequency(16000.0f, FrameExtractionOptions()));
 }
 
 }  // namespace

@@ -80,6 +80,46 @@ TEST_CASE("mel: VTLN warping") {
         Approx(plain.CenterFreqs()[10] / 0.9f).epsilon(1e-4));
 }
 
+TEST_CASE("mel: --high-freq, --vtln-low and --vtln-high move the filters") {
+  FrameExtractionOptions frame;  // 16 kHz, FFT 512: bin k at 31.25 k Hz
+  MelBanksOptions mel(23);
+  auto last_bin = [](const MelBanks &b) {
+    return b.FirstIndex(22) + static_cast<int>(b.Weights(22).size()) - 1;
+  };
+  // The top filter ends below --high-freq: Nyquist (8000 Hz, bin 256) by
+  // default, 8000 - 400 for -400, 7000 for 7000.
+  CHECK(last_bin(MelBanks(mel, frame, 1.0f)) == 255);
+  mel.high_freq = -400.0f;
+  CHECK(last_bin(MelBanks(mel, frame, 1.0f)) == 243);  // 7600 / 31.25 = 243.2
+  mel.high_freq = 7000.0f;
+  CHECK(last_bin(MelBanks(mel, frame, 1.0f)) == 223);  // 7000 / 31.25 = 224
+  // Warped centres are the plain ones through VtlnWarpFreq with
+  // --vtln-low as given and --vtln-high as given, or added to Nyquist when
+  // negative.
+  struct Case {
+    float vtln_low, vtln_high, resolved_high;
+  } cases[] = {{100.0f, -500.0f, 7500.0f},
+               {100.0f, -1500.0f, 6500.0f},
+               {100.0f, 6000.0f, 6000.0f},
+               {1000.0f, -500.0f, 7500.0f}};
+  mel = MelBanksOptions(23);
+  const MelBanks plain(mel, frame, 1.0f);
+  std::vector<float> previous;
+  for (const Case &c : cases) {
+    mel.vtln_low = c.vtln_low;
+    mel.vtln_high = c.vtln_high;
+    const MelBanks warped(mel, frame, 0.9f);
+    INFO("vtln-low " << c.vtln_low << " vtln-high " << c.vtln_high);
+    for (int b = 0; b < 23; b++)
+      CHECK(warped.CenterFreqs()[b] ==
+            Approx(VtlnWarpFreq(c.vtln_low, c.resolved_high, 20.0f, 8000.0f,
+                                0.9f, plain.CenterFreqs()[b]))
+                .epsilon(1e-4));
+    CHECK(warped.CenterFreqs() != previous);  // each setting moves some
+    previous = warped.CenterFreqs();
+  }
+}
+
 TEST_CASE("mel: bad ranges are refused in one line") {
   FrameExtractionOptions frame;
   MelBanksOptions mel(23);
