@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <ext/stdio_filebuf.h>
 
 #include "base/io-funcs.h"
@@ -400,8 +401,11 @@ Output::Output(const std::string &wxfilename, bool binary, bool write_header,
 
 Output::~Output() {
   if (IsOpen() && !impl_->temporary.empty()) {
-    NNET3_WARN << "Output " << Quoted(impl_->target)
-               << " was not closed: not writing it";
+    // While an error propagates, the program reports it in one line; the
+    // output is discarded without a second message.
+    if (std::uncaught_exceptions() == 0)
+      NNET3_WARN << "Output " << Quoted(impl_->target)
+                 << " was not closed: not writing it";
     impl_->Discard();
     return;
   }

@@ -153,6 +153,8 @@ expect_error failing-pipe "key 'p'.*'false' failed with exit status 1" \
 expect_error no-partial-output "key 'p'" \
   compute-mfcc-feats scp:failpipe.scp ark,scp:part.ark,part.scp
 { [ -e part.ark ] || [ -e part.scp ]; } && fail "an error left part.ark or part.scp"
+# One line besides the echoed command line: no warning about the discarded output.
+[ "$(grep -vc '^compute-mfcc-feats ' "$TMP/err")" = 1 ] || fail "no-partial-output: not one line on stderr: $(cat "$TMP/err")"
 # All of it at once with scp,p: (as steps/make_mfcc.sh reads wav.scp): one
 # warning naming each bad entry, the good ones written, the status 0 as
 # Kaldi's (some utterance succeeded); Kaldi's count leaves out the entries
