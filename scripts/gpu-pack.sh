@@ -9,6 +9,13 @@
 # (.gpucarry is ignored through .git/info/exclude, which this script sets.)
 #
 #   scripts/gpu-pack.sh [build-dir]     # default: build (needs -Dcuda, sm_90)
+#
+# DECODE=DIR also packs a decoding set for nnet3-latgen-faster-batch's GPU
+# figures (issue 32) into .gpucarry/decode: DIR/final.mdl, DIR/HCLG.fst and
+# DIR/feats.ark (features as the model wants them, CMVN applied), e.g. from
+# /work/refsys: exp/nnet3/tdnn/final.mdl, exp/tri1/graph_small/HCLG.fst and
+# test_hires through apply-cmvn (scripts/bench/decode.sh's FEATS). The
+# carry must stay under 64 MB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
@@ -31,4 +38,12 @@ mkdir -p .gpucarry .git/info
 grep -qx '/.gpucarry/' .git/info/exclude 2> /dev/null || echo '/.gpucarry/' >> .git/info/exclude
 tar cJf .gpucarry/g.tar.xz -C "$STAGE" build deps
 cp scripts/gpu-run-prebuilt.sh .gpucarry/run.sh
+rm -rf .gpucarry/decode
+if [ -n "${DECODE:-}" ]; then
+  mkdir -p .gpucarry/decode
+  for f in final.mdl HCLG.fst feats.ark; do
+    [ -f "$DECODE/$f" ] || { echo "gpu-pack: $DECODE/$f not found" >&2; exit 1; }
+    cp "$DECODE/$f" .gpucarry/decode/
+  done
+fi
 ls -l .gpucarry

@@ -29,14 +29,19 @@
 # Needs python3, /usr/bin/time, cc and OpenBLAS (for the probe). Prints a
 # table, then one JSON line: {"benchmark": "decode", ...}.
 #
-# MODE=batch (issue 32) times instead, on all cores, our
-# nnet3-latgen-faster-batch --use-gpu=no at --num-threads=1 and 2 (and at
-# THREADS=..., e.g. "1 2 4") against Kaldi's nnet3-latgen-faster-parallel
-# --num-threads=2 (KALDI_PARALLEL, default beside KALDI), each RUNS times in
-# turn: wall, CPU, frames per second, our time shares (model busy, search
-# busy per thread, waiting), the load average before and after (the
-# machine is shared), the words checked against each other, and the
-# throughput of each batch run over Kaldi's parallel one. JSON line:
+# MODE=batch (issue 32) times instead, on all cores, ours and Kaldi's
+# nnet3-latgen-faster (one thread), nnet3-latgen-faster-parallel and
+# nnet3-latgen-faster-batch --use-gpu=no at --num-threads=T for each T of
+# THREADS (default "1 2 <cores>"), and with GPU=yes our
+# nnet3-latgen-faster-batch --use-gpu=yes at GPU_THREADS (default
+# "1 2 4 8 <cores>"), each RUNS times in turn (KALDI_PARALLEL, KALDI_BATCH:
+# Kaldi's programs, default beside KALDI): wall, CPU, frames per second,
+# real-time factor, peak memory, each of ours over Kaldi's same program and
+# thread count, our time shares (model busy, search busy per thread,
+# waiting), the batch runs over Kaldi's nnet3-latgen-faster-parallel
+# --num-threads=2 (the issue's target), the GPU's scaling over one search
+# thread, the load average before and after (the machine is shared), the
+# words of every run checked against Kaldi's one-thread run. JSON line:
 # {"benchmark": "decode-batch", ...}.
 set -euo pipefail
 

@@ -5,7 +5,9 @@
 # same update on both (what it changed, block by block, within 5% of the
 # CPU's change, which must be a sizable part of the parameters; dropout
 # included: the masks are counter-based);
-# nnet3-compute-prob prints the same objective; the --use-gpu policy
+# nnet3-compute-prob prints the same objective; nnet3-latgen-faster-batch
+# writes the same best paths and the same lattices (costs within 1e-3, issue
+# 32) on a TDNN acoustic model; the --use-gpu policy
 # (CUDA_VISIBLE_DEVICES hiding the GPU, --gpu-id out of range, optional
 # falling back to the CPU); --cuda-memory-cap refusing a large minibatch
 # with the size asked for and the advice; and, where the GPU is in
@@ -202,6 +204,80 @@ fi
 grep -o "Overall log-likelihood.*per frame" prob.no.log > p.no
 grep -o "Overall log-likelihood.*per frame" prob.yes.log > p.yes
 compare_text p.no p.yes 1e-4 > cmp.log 2>&1 || fail "nnet3-compute-prob differs: $(cat cmp.log)"
+
+# ---- decoding: nnet3-latgen-faster-batch, GPU against CPU lattices ----
+# tests/data/train/hmm.mdl's transition model and the three-word graph of
+# tests/data/decode, with a TDNN (ReLU, batch norm, 256 wide) as its network
+# so that the products are large enough to round differently on the GPU.
+# Checks: the same best paths (words and alignments), the lattices arc for
+# arc with costs within 1e-3 (relative to the larger of 1 and the cost).
+if [ -x "$BIN/nnet3-latgen-faster-batch" ] && command -v fstcompile > /dev/null; then
+  cat > am.config <<'EOF'
+input-node name=input dim=2
+component name=l1 type=AffineComponent input-dim=10 output-dim=256
+component-node name=l1 component=l1 input=Append(Offset(input,-2),Offset(input,-1),input,Offset(input,1),Offset(input,2))
+component name=r1 type=RectifiedLinearComponent dim=256
+component-node name=r1 component=r1 input=l1
+component name=b1 type=BatchNormComponent dim=256 test-mode=true
+component-node name=b1 component=b1 input=r1
+component name=l2 type=AffineComponent input-dim=768 output-dim=256
+component-node name=l2 component=l2 input=Append(Offset(b1,-1),b1,Offset(b1,1))
+component name=r2 type=RectifiedLinearComponent dim=256
+component-node name=r2 component=r2 input=l2
+component name=out type=AffineComponent input-dim=256 output-dim=6 param-stddev=0.3
+component-node name=out component=out input=r2
+component name=sm type=LogSoftmaxComponent dim=6
+component-node name=sm component=sm input=out
+output-node name=output input=sm objective=linear
+EOF
+  python3 - > am-feats.txt <<'PY'
+import random
+random.seed(32)
+for i, n in enumerate((130, 5, 77, 1, 23, 130, 9, 40, 51, 2, 77, 130)):
+    rows = ["  " + " ".join("%.3f" % random.gauss(0, 1) for _ in range(2)) for _ in range(n)]
+    print("u%02d  [\n" % i + "\n".join(rows) + " ]")
+PY
+  expect_ok am "nnet3-init --srand=5 am.config am.raw && nnet3-am-copy --set-raw-nnet=am.raw $DATA/train/hmm.mdl am.mdl && fstcompile $DATA/decode/graph.txt > HCLG.fst && copy-feats ark,t:am-feats.txt ark:am-feats.ark"
+  for v in no yes; do
+    expect_ok "latgen-$v" "nnet3-latgen-faster-batch --use-gpu=$v --num-threads=8 --minibatch-size=4 --word-symbol-table=$DATA/decode/words.txt am.mdl HCLG.fst ark:am-feats.ark ark,t:lat.$v.txt ark,t:words.$v.txt ark,t:ali.$v.txt 2> latgen.$v.log"
+  done
+  same_file latgen-words words.no.txt words.yes.txt
+  same_file latgen-ali ali.no.txt ali.yes.txt
+  grep -q ' [1-3]' words.no.txt || fail "latgen: no utterance decoded to a word"
+  if python3 - lat.no.txt lat.yes.txt > cmp.log 2>&1 <<'PY'
+import sys
+def arcs(path):
+    out = []
+    for line in open(path):
+        w = line.split()
+        if w and ',' in w[-1]:
+            g, a, tids = w[-1].split(',')
+            out.append((w[:-1], tids, float(g), float(a)))
+        else:
+            out.append((w, '', 0.0, 0.0))
+    return out
+a, b = arcs(sys.argv[1]), arcs(sys.argv[2])
+if len(a) != len(b):
+    sys.exit('%d vs %d lines' % (len(a), len(b)))
+worst = 0.0
+for i, (x, y) in enumerate(zip(a, b)):
+    if x[0] != y[0] or x[1] != y[1]:
+        sys.exit('line %d: %s vs %s' % (i + 1, x[:2], y[:2]))
+    for u, v in ((x[2], y[2]), (x[3], y[3])):
+        d = abs(u - v) / max(1.0, abs(u))
+        if d > 1e-3:
+            sys.exit('line %d: cost %g vs %g' % (i + 1, u, v))
+        worst = max(worst, d)
+print('%d lattice lines; largest cost difference %.2g' % (len(a), worst))
+PY
+  then
+    echo "nnet3-latgen-faster-batch: $(cat cmp.log)"
+  else
+    fail "nnet3-latgen-faster-batch: the GPU's lattices differ from the CPU's: $(cat cmp.log)"
+  fi
+else
+  echo "note: nnet3-latgen-faster-batch or fstcompile missing: the decoding check skipped"
+fi
 
 if [ "$opaque" = 1 ]; then finish; fi
 
