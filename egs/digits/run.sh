@@ -49,6 +49,8 @@ train_variants="m1 m2 m3 m4 m5 f1 f2 f3 klatt"   # espeak-ng voice variants
 test_variants="m6 m7 f4 f5"                      # (held out from training)
 languages="en-us en"  # each voice is <language>+<variant>
 snr=10                # dB, of test_noisy
+train_noise_prob=0.5  # the part of the training set with white noise (5-20 dB)
+decode_opts="--beam 13 --lattice-beam 5"
 num_epochs=4
 hidden_dim=256
 seed=1
@@ -56,6 +58,7 @@ cmd=""                # run | slurm: the job launcher (cmd.sh); "" keeps cmd.sh'
 help_message="Usage: $0 [--stage N] [--tiny true|false] [--cmd run|slurm] [--nj N]
   [--num-jobs N] [--num-train N] [--num-test N] [--train-variants \"m1 m2 ...\"]
   [--test-variants \"m6 ...\"] [--languages \"en-us en\"] [--snr DB]
+  [--train-noise-prob P] [--decode-opts \"--beam 13 ...\"]
   [--num-epochs N] [--hidden-dim N] [--seed N]
 Runs the spoken-digits recipe; see the comment at the top of $0."
 . ./path.sh
@@ -93,7 +96,7 @@ programs="compute-mfcc-feats compute-cmvn-stats apply-cmvn copy-feats feat-to-le
   fstcomposecontext make-h-transducer fstrmsymbols fstrmepslocal add-self-loops
   nnet3-init nnet3-get-egs nnet3-shuffle-egs nnet3-copy-egs nnet3-merge-egs
   nnet3-train nnet3-average nnet3-copy nnet3-compute-prob nnet3-show-progress
-  nnet3-am-init nnet3-am-adjust-priors nnet3-latgen-faster-batch
+  nnet3-am-init nnet3-am-adjust-priors am-info nnet3-latgen-faster-batch
   lattice-depth-per-frame lattice-scale lattice-add-penalty lattice-best-path
   compute-wer lattice-1best lattice-align-words nbest-to-ctm"
 
@@ -127,7 +130,8 @@ if [ $stage -le 1 ]; then
   rm -rf data
   $PYTHON local/make_data.py --num-train $num_train --num-test $num_test \
     --languages "$languages" --train-variants "$train_variants" \
-    --test-variants "$test_variants" --snr $snr --seed $seed data
+    --test-variants "$test_variants" --snr $snr --train-noise-prob $train_noise_prob \
+    --seed $seed data
 fi
 
 if [ $stage -le 2 ]; then
@@ -180,7 +184,8 @@ if [ $stage -le 7 ]; then
   [ -f exp/results.txt ] && grep -v "^tdnn " exp/results.txt > exp/results.new || true
   for set in test test_noisy; do
     log "stage 7: decoding $set"
-    steps/decode.sh --nj $nj --batch true --cmd "$decode_cmd" \
+    # shellcheck disable=SC2086  # the options are words
+    steps/decode.sh --nj $nj --batch true --cmd "$decode_cmd" $decode_opts \
       $dir/graph data/$set $dir/decode_$set > $dir/log/decode_$set.log 2>&1 ||
       { echo "$0: decoding $set failed, see $dir/log/decode_$set.log" >&2; exit 1; }
     wer=$(awk '{ print $2 }' $dir/decode_$set/scoring_kaldi/best_wer)

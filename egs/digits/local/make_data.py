@@ -18,7 +18,9 @@ Writes, under <data-dir>:
                               nonsilence_phones.txt
   train, test, test_noisy     wav.scp ("<utt> sox <wav> -r 16000 -t wav - |"),
                               text, utt2spk, spk2utt; test_noisy is test with
-                              white noise at --snr dB (its own wav files)
+                              white noise at --snr dB (its own wav files);
+                              --train-noise-prob of the training utterances
+                              get white noise at --train-snr dB
   train/segments.txt          "<utt> <phone> <frames> ..." : the alignment as
                               position-dependent phones (z_B, i@_I, ..., SIL)
                               and their lengths in 10 ms frames, summing to the
@@ -238,6 +240,7 @@ def MakeSet(speaker, name, voices, num_utts, lexicon, args, rng):
     out = os.path.join(args.data, name)
     os.makedirs(out, exist_ok=True)
     records, dropped, seconds = [], {"lexicon": 0, "short": 0}, 0.0
+    noise_rng, num_noisy = np.random.default_rng(args.seed + 1), 0
     for i in range(num_utts):
         voice = voices[i % len(voices)]
         words, samples, phones, pad = Synthesize(speaker, voice, rng, args)
@@ -252,15 +255,18 @@ def MakeSet(speaker, name, voices, num_utts, lexicon, args, rng):
             if ShortPhone(segments, args.min_phone_frames):
                 dropped["short"] += 1
                 continue
+        if name == "train" and rng.random() < args.train_noise_prob:
+            samples = AddNoise(samples, rng.uniform(*args.train_snr), noise_rng)
+            num_noisy += 1
         path = os.path.join(wav_dir, utt + ".wav")
         WriteWav(path, samples)
         seconds += len(samples) / RATE
         records.append((utt, SpeakerId(voice), words, samples, segments))
     WriteDataDir(out, records, wav_dir)
-    print("make_data.py: %s: %d utterances, %.1f minutes, %d speakers; left out: "
-          "%d (phonemes not in the lexicon), %d (a phone below the minimum length)"
-          % (name, len(records), seconds / 60, len(voices), dropped["lexicon"],
-             dropped["short"]))
+    print("make_data.py: %s: %d utterances (%d with noise), %.1f minutes, %d speakers; "
+          "left out: %d (phonemes not in the lexicon), %d (a phone below the minimum "
+          "length)" % (name, len(records), num_noisy, seconds / 60, len(voices),
+                       dropped["lexicon"], dropped["short"]))
     return records
 
 
@@ -325,7 +331,11 @@ def ParseArgs():
     parser.add_argument("--max-rate", type=int, default=220)
     parser.add_argument("--pause-prob", type=float, default=0.1)
     parser.add_argument("--min-phone-frames", type=int, default=2)
-    parser.add_argument("--snr", type=float, default=10.0)
+    parser.add_argument("--snr", type=float, default=10.0, help="dB, of test_noisy")
+    parser.add_argument("--train-noise-prob", type=float, default=0.5,
+                        help="the part of the training utterances with white noise")
+    parser.add_argument("--train-snr", type=float, nargs=2, default=[5.0, 20.0],
+                        help="their SNR, uniform between these (dB)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("data")
     return parser.parse_args()
