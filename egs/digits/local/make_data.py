@@ -75,6 +75,18 @@ class Speaker:
         self.lib.espeak_SetSynthCallback(self.callback)
         self.samples, self.phones = [], []
 
+    def CheckVoice(self, voice):
+        """Exits, naming the voice, unless espeak knows its language and
+        has its variant (espeak itself would quietly use a default)."""
+        lang, _, variant = voice.partition("+")
+        data_dir = ctypes.c_char_p()
+        self.lib.espeak_Info.restype = ctypes.c_char_p
+        self.lib.espeak_Info(ctypes.byref(data_dir))
+        variant_file = os.path.join(data_dir.value.decode(), "voices", "!v", variant)
+        if self.lib.espeak_SetVoiceByName(lang.encode()) != 0 or not os.path.isfile(variant_file):
+            sys.exit("make_data.py: espeak-ng has no voice '%s' (languages: espeak-ng "
+                     "--voices=en; variants: espeak-ng --voices=variant)" % voice)
+
     def _collect(self, wav, num_samples, events):
         if wav and num_samples > 0:
             self.samples.append(np.ctypeslib.as_array(wav, (num_samples,)).copy())
@@ -90,8 +102,7 @@ class Speaker:
     def Say(self, voice, text, rate, pitch):
         """(int16 samples, [(phoneme, start sample)]) of text in voice."""
         if self.lib.espeak_SetVoiceByName(voice.encode()) != 0:
-            sys.exit("make_data.py: espeak-ng has no voice '%s' "
-                     "(see espeak-ng --voices=en)" % voice)
+            sys.exit("make_data.py: espeak-ng has no voice '%s'" % voice)
         self.lib.espeak_SetParameter(1, rate, 0)   # espeakRATE
         self.lib.espeak_SetParameter(3, pitch, 0)  # espeakPITCH
         self.samples, self.phones = [], []
@@ -346,12 +357,14 @@ def main():
     print("make_data.py: seed %d" % args.seed)
     speaker = Speaker()
     languages = args.languages.split()
-    lexicon = MakeLexicon(speaker, languages)
-    WriteDict(lexicon, os.path.join(args.data, "local", "dict"))
     train_voices = ["%s+%s" % (l, v) for l in languages for v in args.train_variants.split()]
     test_voices = ["%s+%s" % (l, v) for l in languages for v in args.test_variants.split()]
     if set(train_voices) & set(test_voices):
         sys.exit("make_data.py: the test voices must be held out from training")
+    for voice in train_voices + test_voices:
+        speaker.CheckVoice(voice)
+    lexicon = MakeLexicon(speaker, languages)
+    WriteDict(lexicon, os.path.join(args.data, "local", "dict"))
     rng = random.Random(args.seed)
     MakeSet(speaker, "train", train_voices, args.num_train, lexicon, args, rng)
     records = MakeSet(speaker, "test", test_voices, args.num_test, lexicon, args, rng)

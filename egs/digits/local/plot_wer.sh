@@ -27,7 +27,7 @@ for i in "${!dirs[@]}"; do
   plots="$plots${plots:+, }\"$out.txt\" using 1:$((i + 2)) with linespoints title \"$(basename ${dirs[$i]})\""
 done
 gnuplot <<GP
-set terminal pngcairo size 640,420 font ",10"
+set terminal pngcairo noenhanced size 640,420 font ",10"
 set output "$out"
 set datafile missing "?"
 set title "WER against the language-model weight (insertion penalty 0)"
