@@ -6,7 +6,7 @@
 # the alignments from espeak's phoneme events have the features' frame counts,
 # the plots, and the one-line errors for a stage past the end and a voice
 # espeak-ng does not have.
-BIN=$1  # ($2, the test data directory, is not needed)
+BIN=$(cd "$1" && pwd)  # ($2, the test data directory, is not needed)
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/lib.sh"
 
@@ -42,7 +42,7 @@ fi
 # Word error rates. Chance: a system that knows the number of digits but
 # guesses each (11 words) gets about 91% (10 in 11 substituted); one that
 # says nothing gets 100%. The tiny run is deterministic and gets 3.45%
-# (clean) and 5.36% (white noise at 10 dB); the bounds, 20% and 30%, are far
+# (clean) and 4.60% (white noise at 10 dB); the bounds, 20% and 30%, are far
 # below anything an untrained or misaligned model reaches.
 for set_bound in test:20 test_noisy:30; do
   set=${set_bound%:*} bound=${set_bound#*:}

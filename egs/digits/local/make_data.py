@@ -13,10 +13,12 @@ Writes, under <data-dir>:
   local/wav/<set>/<utt>.wav   22050 Hz 16-bit mono, espeak's own rate, with
                               silence of 0.15-0.35 s added at each end
   local/dict/                 lexicon.txt (every pronunciation espeak gives a
-                              digit word in isolation, per language),
+                              digit word, alone and before a vowel, in each
+                              language),
                               silence_phones.txt (SIL), optional_silence.txt,
                               nonsilence_phones.txt
-  train, test, test_noisy     wav.scp ("<utt> sox <wav> -r 16000 -t wav - |"),
+  train, test, test_noisy     wav.scp ("<utt> sox -R <wav> -r 16000 -t wav - |":
+                              -R: sox's dither repeatable),
                               text, utt2spk, spk2utt; test_noisy is test with
                               white noise at --snr dB (its own wav files);
                               --train-noise-prob of the training utterances
@@ -288,7 +290,7 @@ def WriteDataDir(out, records, wav_dir):
             open(os.path.join(out, "text"), "w") as text, \
             open(os.path.join(out, "utt2spk"), "w") as u2s:
         for utt, spk, words, _, _ in records:
-            scp.write("%s sox %s/%s.wav -r 16000 -t wav - |\n" % (utt, wav_dir, utt))
+            scp.write("%s sox -R %s/%s.wav -r 16000 -t wav - |\n" % (utt, wav_dir, utt))
             text.write("%s %s\n" % (utt, " ".join(words)))
             u2s.write("%s %s\n" % (utt, spk))
             spk2utt.setdefault(spk, []).append(utt)
