@@ -76,9 +76,9 @@ fi
 # utt2num_frames), and the pdfs are the tree's.
 feat-to-len scp:data/train/feats.scp ark,t:"$TMP/len" 2> /dev/null
 bad=$(awk -v n="$(cat exp/tdnn/num_pdfs 2> /dev/null)" 'NR == FNR { len[$1] = $2; next }
-  { if (!($1 in len) || NF - 1 != len[$1]) { print $1 ": " NF - 1 " frames"; exit }
-    for (i = 2; i <= NF; i++) if ($i >= n) { print $1 ": pdf " $i " of " n; exit } }
-  END { if (FNR != length(len)) print FNR " aligned utterances of " length(len) }' \
+  !bad && (!($1 in len) || NF - 1 != len[$1]) { print $1 ": " NF - 1 " frames"; bad = 1 }
+  !bad { for (i = 2; i <= NF; i++) if ($i >= n) { print $1 ": pdf " $i " of " n; bad = 1; break } }
+  END { if (!bad && FNR != length(len)) print FNR " aligned utterances of " length(len) }' \
   "$TMP/len" exp/tdnn/ali.pdf 2>&1)
 [ -z "$bad" ] || fail "alignment: $bad"
 
