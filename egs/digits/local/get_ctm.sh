@@ -19,5 +19,5 @@ lattice-add-penalty --word-ins-penalty=$wip "ark:gunzip -c $dir/lat.*.gz |" ark:
   lattice-1best --lm-scale=$lmwt ark:- ark:- 2>> $dir/log/ctm.log |
   lattice-align-words $lang/phones/word_boundary.int $model ark:- ark:- 2>> $dir/log/ctm.log |
   nbest-to-ctm --frame-shift=0.01 ark:- - 2>> $dir/log/ctm.log |
-  int2sym.sh -f 5 $lang/words.txt | sed "s/ $//" | sort > $dir/ctm
+  int2sym.sh -f 5 $lang/words.txt | sort > $dir/ctm
 echo "$0: $dir/ctm: $(wc -l < $dir/ctm) words (LM weight $lmwt, penalty $wip)"
