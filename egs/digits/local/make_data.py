@@ -168,10 +168,10 @@ def NumFrames(num_samples, rate):
     return 0 if num_samples < window else 1 + (num_samples - window) // int(FRAME_SHIFT * rate)
 
 
-def Segments(phones, word_spans, num_samples, pad):
-    """[(position-dependent phone, frames)] covering every frame at 16 kHz: a
-    frame belongs to the phone its centre falls in; pauses and padding are
-    SIL."""
+def Segments(phones, word_spans, num_samples, pad, end):
+    """[(position-dependent phone, frames)] covering every frame at 16 kHz of
+    num_samples at 22050 Hz, whose speech is samples [pad, end): a frame
+    belongs to the phone its centre falls in; pauses and padding are SIL."""
     labels = []  # (start second, label), sorted
     labels.append((0.0, "SIL"))
     in_word = {}
@@ -181,7 +181,7 @@ def Segments(phones, word_spans, num_samples, pad):
             in_word[idx] = "%s_%s" % (phones[idx][0], pos)
     for idx, (name, sample) in enumerate(phones):
         labels.append(((sample + pad) / RATE, in_word.get(idx, "SIL")))
-    labels.append(((num_samples - pad) / RATE, "SIL"))
+    labels.append((end / RATE, "SIL"))
     # sox's rate effect gives round(n * 16000 / 22050) samples.
     num_frames = NumFrames((num_samples * 16000 + RATE // 2) // RATE, 16000)
     frames, j = [], 0
@@ -229,7 +229,8 @@ def RandomText(rng, pause_prob):
 
 
 def Synthesize(speaker, voice, rng, args):
-    """(words, text, padded samples, phones, pad in samples) of one utterance."""
+    """(words, padded samples, phones, first and one past the last speech
+    sample) of one utterance."""
     words, text = RandomText(rng, args.pause_prob)
     rate = rng.randint(args.min_rate, args.max_rate)
     pitch = rng.randint(30, 70)
@@ -237,7 +238,7 @@ def Synthesize(speaker, voice, rng, args):
     pad = int(rng.uniform(0.15, 0.35) * RATE)
     tail = int(rng.uniform(0.15, 0.35) * RATE)
     samples = np.concatenate([np.zeros(pad, np.int16), audio, np.zeros(tail, np.int16)])
-    return words, samples, phones, pad
+    return words, samples, phones, pad, pad + len(audio)
 
 
 def SpeakerId(voice):
@@ -256,7 +257,7 @@ def MakeSet(speaker, name, voices, num_utts, lexicon, args, rng):
     noise_rng, num_noisy = np.random.default_rng(args.seed + 1), 0
     for i in range(num_utts):
         voice = voices[i % len(voices)]
-        words, samples, phones, pad = Synthesize(speaker, voice, rng, args)
+        words, samples, phones, pad, end = Synthesize(speaker, voice, rng, args)
         utt = "%s-%05d" % (SpeakerId(voice), i)
         segments = None
         if name == "train":
@@ -264,7 +265,7 @@ def MakeSet(speaker, name, voices, num_utts, lexicon, args, rng):
             if spans is None:
                 dropped["lexicon"] += 1
                 continue
-            segments = Segments(phones, spans, len(samples), pad)
+            segments = Segments(phones, spans, len(samples), pad, end)
             if ShortPhone(segments, args.min_phone_frames):
                 dropped["short"] += 1
                 continue
