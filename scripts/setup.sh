@@ -17,14 +17,15 @@ fi
 # What the build needs, and (unless --targets: a recipe building a few
 # programs) everything the test suite needs, so that no test installs anything
 # itself (the tests run in parallel and would fight over the package manager's
-# lock): the Fashion-MNIST data set and gnuplot (the recipe), PyTorch (Adam
-# and the benchmarks' references), Chromium and Graphviz (the compile-info
-# pictures), Slurm and MUNGE (the one-node cluster), GNU time.
+# lock): the Fashion-MNIST data set and gnuplot (the recipe), espeak-ng (the
+# spoken-digits recipe's voices), PyTorch (Adam and the benchmarks'
+# references), Chromium and Graphviz (the compile-info pictures), Slurm and
+# MUNGE (the one-node cluster), GNU time.
 packages=(meson ninja-build pkg-config g++ libopenblas-dev libcli11-dev
           libspdlog-dev catch2 python3 libdnnl-dev libfst-dev libfst-tools
           libfftw3-dev sox)
 if [ ${#targets[@]} -eq 0 ]; then
-  packages+=(dataset-fashion-mnist gnuplot-nox python3-numpy python3-torch
+  packages+=(dataset-fashion-mnist gnuplot-nox python3-numpy python3-torch espeak-ng
              chromium graphviz slurmctld slurmd slurm-client munge time)
 fi
 missing=()

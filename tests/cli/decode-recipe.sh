@@ -7,7 +7,7 @@
 # stats. Checks: the data split (whole speakers per job, every utterance
 # once); the lattices equal one nnet3-latgen-faster run over all the data
 # with the same options (default, changed beams and scales, no cmvn_opts,
-# --num-threads, --cmd run.pl, --iter, --post-decode-acwt); the lattice
+# --num-threads, --cmd run.pl, --batch, --iter, --post-decode-acwt); the lattice
 # depth line against its computation here; the scoring files, and a known
 # word error rate (the reference is the decoder's own words at LM weight 10
 # with one word removed: 1 insertion); --stage and --scoring-opts; bad
@@ -137,6 +137,12 @@ lattices exp/m/threads > ours.txt
 same_file threads-lattices ours.txt plain.txt
 grep -q "^# Accounting" exp/m/threads/log/decode.3.log && grep -q "nnet3-latgen-faster-parallel.*--num-threads=2" exp/m/threads/log/decode.3.log ||
   fail "decode.3.log: not run.pl's, or not the parallel decoder"
+# --batch true: nnet3-latgen-faster-batch on the CPU, two search threads.
+expect_ok batch "steps/decode.sh --nj 2 --batch true --num-threads 2 --skip-scoring true exp/graph data/test exp/m/batch"
+lattices exp/m/batch > ours.txt
+same_file batch-lattices ours.txt plain.txt
+grep -q "nnet3-latgen-faster-batch.*--num-threads=2 --use-gpu=no" exp/m/batch/log/decode.1.log ||
+  fail "decode.1.log: not the batch decoder on the CPU"
 # --iter and --post-decode-acwt.
 mkdir -p exp/m3 && cp exp/m/final.mdl exp/m3/3.mdl && cp exp/m/cmvn_opts exp/m3/
 expect_ok iter "steps/decode.sh --nj 2 --iter 3 --post-decode-acwt 10.0 --skip-scoring true exp/graph data/test exp/m3/decode"

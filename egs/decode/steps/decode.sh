@@ -36,6 +36,11 @@
 #   --extra-left-context-initial N  --extra-right-context-final N  (-1, -1)
 #   --minimize BOOL             minimize the lattices (false)
 #   --num-threads N             >1: nnet3-latgen-faster-parallel (1)
+#   --use-gpu BOOL              true: nnet3-latgen-faster-batch on the GPU,
+#                               searching on --num-threads threads (false)
+#   --batch BOOL                true: nnet3-latgen-faster-batch on the CPU
+#                               (--use-gpu=no), as --use-gpu true otherwise;
+#                               not in Kaldi's script (false)
 #   --online-ivector-dir DIR    its ivector_online.scp and ivector_period
 #   --scoring-opts STRING       options for local/score.sh
 #   --skip-diagnostics BOOL  --skip-scoring BOOL   (false, false)
@@ -45,11 +50,12 @@ beam=15.0 lattice_beam=8.0 max_active=7000 min_active=200 frames_per_chunk=50
 extra_left_context=0 extra_right_context=0
 extra_left_context_initial=-1 extra_right_context_final=-1
 minimize=false num_threads=1 online_ivector_dir="" scoring_opts=""
+use_gpu=false batch=false
 skip_diagnostics=false skip_scoring=false
 options=" nj cmd stage iter acwt post_decode_acwt beam lattice_beam max_active
   min_active frames_per_chunk extra_left_context extra_right_context
   extra_left_context_initial extra_right_context_final minimize num_threads
-  online_ivector_dir scoring_opts skip_diagnostics skip_scoring "
+  use_gpu batch online_ivector_dir scoring_opts skip_diagnostics skip_scoring "
 # shellcheck disable=SC2086,SC2116  # one blank between the names
 options=" $(echo $options) "
 
@@ -164,8 +170,14 @@ if [ "$stage" -le 1 ]; then
   [ -f "$srcdir/frame_subsampling_factor" ] &&
     extra+=(--frame-subsampling-factor="$(cat "$srcdir/frame_subsampling_factor")")
   program=nnet3-latgen-faster
-  [ "$num_threads" -gt 1 ] && program=nnet3-latgen-faster-parallel &&
+  if [ "$use_gpu" = true ] || [ "$batch" = true ]; then
+    program=nnet3-latgen-faster-batch
+    gpu=no; [ "$use_gpu" = true ] && gpu=yes
+    extra+=(--num-threads="$num_threads" --use-gpu=$gpu)
+  elif [ "$num_threads" -gt 1 ]; then
+    program=nnet3-latgen-faster-parallel
     extra+=(--num-threads="$num_threads")
+  fi
   lats="ark:|gzip -c > $dir/lat.JOB.gz"
   [ "$post_decode_acwt" = 1.0 ] ||
     lats="ark:|lattice-scale --acoustic-scale=$post_decode_acwt ark:- ark:- | gzip -c > $dir/lat.JOB.gz"

@@ -92,6 +92,8 @@ echo $left_context_initial > $dir/info/left_context_initial
 echo $right_context_final > $dir/info/right_context_final
 echo $num_frames > $dir/info/frames_per_eg
 echo $frame_subsampling_factor > $dir/info/frame_subsampling_factor
+# (awk reads to the end: exiting early would kill copy-feats with SIGPIPE,
+# which pipefail turns into a failure of this script.)
 head -n 1 $data/$feats | copy-feats scp:- ark,t:- 2> /dev/null |
-  awk 'NR == 2 { n = NF; if ($NF == "]") n--; print n; exit }' > $dir/info/feat_dim
+  awk 'NR == 2 { n = NF; if ($NF == "]") n--; print n }' > $dir/info/feat_dim
 echo "$0: finished dumping egs in $dir"

@@ -1,0 +1,1 @@
+../../fashion_mnist/local/plot_progress.sh

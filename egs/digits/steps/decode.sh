@@ -1,0 +1,1 @@
+../../decode/steps/decode.sh

@@ -1,0 +1,1 @@
+../../fashion_mnist/utils/run.pl
