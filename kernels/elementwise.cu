@@ -46,6 +46,16 @@ __global__ void AddMatAndScaleSrcKernel(float alpha, MatView src,
   }
 }
 
+// dst = beta * dst + alpha * src, one read of each element.
+__global__ void ScaleAndAddMatKernel(float beta, float alpha, ConstMatView src,
+                                     MatView dst) {
+  NNET3_FOR_2D(r, c, dst.rows, dst.cols) {
+    float *y = dst.data + At(r, dst.stride, c);
+    const float x = alpha * src.data[At(r, src.stride, c)];
+    *y = beta == 0.0f ? x : __fadd_rn(__fmul_rn(beta, *y), x);
+  }
+}
+
 // dst = alpha * srcᵀ (or +=) through a 32 x 33 shared tile, so that both
 // the reads and the writes are coalesced. Block 32 x 8.
 __global__ void TransposeKernel(float alpha, ConstMatView src, MatView dst,
@@ -213,6 +223,14 @@ cudaError_t AddMatAndScaleSrc(cudaStream_t stream, float alpha, MatView src,
   const Launch2D l = Config2D(dst.rows, dst.cols);
   AddMatAndScaleSrcKernel<<<l.grid, l.block, 0, stream>>>(alpha, src, src_scale,
                                                           dst);
+  return LaunchStatus();
+}
+
+cudaError_t ScaleAndAddMat(cudaStream_t stream, float beta, float alpha,
+                           ConstMatView src, MatView dst) {
+  if (IsEmpty(dst)) return cudaSuccess;
+  const Launch2D l = Config2D(dst.rows, dst.cols);
+  ScaleAndAddMatKernel<<<l.grid, l.block, 0, stream>>>(beta, alpha, src, dst);
   return LaunchStatus();
 }
 

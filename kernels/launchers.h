@@ -36,6 +36,9 @@ cudaError_t AddConst(cudaStream_t stream, float value, MatView m);
 // dst += alpha * src, then src *= src_scale (0: zeros, even over NaN).
 cudaError_t AddMatAndScaleSrc(cudaStream_t stream, float alpha, MatView src,
                               float src_scale, MatView dst);
+// dst = beta * dst + alpha * src (beta == 0 ignores dst).
+cudaError_t ScaleAndAddMat(cudaStream_t stream, float beta, float alpha,
+                           ConstMatView src, MatView dst);
 cudaError_t Apply(cudaStream_t stream, Func f, ConstMatView in, MatView out);
 cudaError_t ApplyPow(cudaStream_t stream, float power, ConstMatView in,
                      MatView out);
@@ -60,6 +63,10 @@ cudaError_t AddVecToRows(cudaStream_t stream, float alpha, ConstMatView v,
 cudaError_t AddVecToCols(cudaStream_t stream, float alpha, ConstMatView v,
                          MatView m);
 cudaError_t MulColsVec(cudaStream_t stream, ConstMatView v, MatView m);
+// out(r, c) = g(in(r, c)) * scale(c) + offset(c), g = ReLU when rectify.
+cudaError_t ScaleOffsetCols(cudaStream_t stream, bool rectify,
+                            ConstMatView scale, ConstMatView offset,
+                            ConstMatView in, MatView out);
 cudaError_t MulRowsVec(cudaStream_t stream, ConstMatView v, MatView m);
 cudaError_t AddDiagVecMat(cudaStream_t stream, float alpha, ConstMatView v,
                           ConstMatView m, float beta, MatView dst);

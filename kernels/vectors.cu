@@ -46,7 +46,29 @@ __global__ void DiagVecMatKernel(float alpha, const float *v, ConstMatView m,
   }
 }
 
+// out(r, c) = g(in(r, c)) * scale(c) + offset(c); in may be out.
+__global__ void ScaleOffsetColsKernel(bool rectify, const float *scale,
+                                      const float *offset, ConstMatView in,
+                                      MatView out) {
+  NNET3_FOR_2D(r, c, out.rows, out.cols) {
+    float x = in.data[At(r, in.stride, c)];
+    if (rectify) x = x > 0.0f ? x : 0.0f;  // as Func::kRelu (NaN gives 0)
+    out.data[At(r, out.stride, c)] =
+        __fadd_rn(__fmul_rn(x, scale[c]), offset[c]);
+  }
+}
+
 }  // namespace
+
+cudaError_t ScaleOffsetCols(cudaStream_t stream, bool rectify,
+                            ConstMatView scale, ConstMatView offset,
+                            ConstMatView in, MatView out) {
+  if (IsEmpty(out)) return cudaSuccess;
+  const Launch2D l = Config2D(out.rows, out.cols);
+  ScaleOffsetColsKernel<<<l.grid, l.block, 0, stream>>>(rectify, scale.data,
+                                                        offset.data, in, out);
+  return LaunchStatus();
+}
 
 cudaError_t AddVecToRows(cudaStream_t stream, float alpha, ConstMatView v,
                          MatView m) {

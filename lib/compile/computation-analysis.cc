@@ -230,9 +230,11 @@ void RecordPropagate(const Nnet &nnet, const NnetComputation::Command &c,
                      const ComputationVariables &vars,
                      CommandAttributes *attr) {
   int32_t props = nnet.GetComponent(c.arg1)->Properties();
+  const bool adds =
+      (props & kPropagateAdds) && !(c.Fusion() & kFuseAssignOutput);
   vars.RecordAccessForSubmatrix(c.arg3, kReadAccess, attr);
-  vars.RecordAccessForSubmatrix(
-      c.arg4, (props & kPropagateAdds) ? kReadWriteAccess : kWriteAccess, attr);
+  vars.RecordAccessForSubmatrix(c.arg4, adds ? kReadWriteAccess : kWriteAccess,
+                                attr);
   if (c.arg6 == 1) attr->has_side_effects = true;
 }
 
@@ -276,6 +278,7 @@ void ComputeOneCommandAttributes(const Nnet &nnet,
           c.arg1, c.arg1 == c.arg2 ? kReadWriteAccess : kWriteAccess, attr);
       break;
     case kMatrixAdd:
+    case kMatrixScaleAdd:
     case kAddRows:
     case kAddRowRanges:
       vars.RecordAccessForSubmatrix(c.arg2, kReadAccess, attr);

@@ -18,13 +18,13 @@
 // Access semantics (ComputeCommandAttributes): a command that sets every
 // element of a submatrix writes its variables (kSetConst, kMatrixCopy,
 // kCopyRows and kCopyRowsMulti — whose -1 rows are zeroed —, a Propagate
-// without kPropagateAdds, a Backprop's in-deriv without kBackpropAdds,
-// kAcceptInput, kDecompressMatrix); one that adds to it reads and writes them
-// (kMatrixAdd, kAddRows, kAddRowsMulti, kAddRowRanges, kPropagateAdds /
-// kBackpropAdds outputs, the destinations of kCopyToRowsMulti and
-// kAddToRowsMulti, which need not cover every row, kCompressMatrix); sources
-// are read (kProvideOutput reads its matrix; Backprop reads in-value /
-// out-value only when the component's kBackpropNeedsInput /
+// without kPropagateAdds or fused with kFuseAssignOutput, a Backprop's in-deriv
+// without kBackpropAdds, kAcceptInput, kDecompressMatrix); one that adds to it
+// reads and writes them (kMatrixAdd, kMatrixScaleAdd, kAddRows, kAddRowsMulti,
+// kAddRowRanges, kPropagateAdds / kBackpropAdds outputs, the destinations of
+// kCopyToRowsMulti and kAddToRowsMulti, which need not cover every row,
+// kCompressMatrix); sources are read (kProvideOutput reads its matrix; Backprop
+// reads in-value / out-value only when the component's kBackpropNeedsInput /
 // kBackpropNeedsOutput say so, and always out-deriv). At the matrix level a
 // write to part of a matrix also counts as a read of the matrix, since the
 // rest of it is kept. kAllocMatrix, kDeallocMatrix and kSwapMatrix access no

@@ -147,6 +147,7 @@ void ComputationChecker::CheckCommandIndexes(int32_t k) const {
       break;
     case kMatrixCopy:
     case kMatrixAdd:
+    case kMatrixScaleAdd:
       CheckCopyOrAdd(k);
       break;
     case kCopyRows:
@@ -213,6 +214,11 @@ void ComputationChecker::CheckPropagate(int32_t k) const {
   if (c.arg5 > 0 && !(props & kUsesMemo))
     Fail(k, "a memo index for a component without kUsesMemo");
   if (c.arg6 > 1) Fail(k, Msg() << "store-stats flag " << c.arg6);
+  if (c.Fusion() != 0 &&
+      (c.arg5 > 0 || c.arg6 == 1 || !comp->SupportsPropagateFusion(c.Fusion())))
+    Fail(k, Msg() << "fusion flags " << c.arg7 << " that component "
+                  << comp->Type()
+                  << " does not support here (or with a memo or stats)");
 }
 
 void ComputationChecker::CheckBackprop(int32_t k) const {

@@ -18,6 +18,7 @@
 //                                        out-deriv), then in-deriv
 //   m4 = m3 / m4 = 2 * m3                kMatrixCopy
 //   m4 += m3 / m4 += 0.5 * m3            kMatrixAdd
+//   m4 = 0.66 * m4 + m3                  kMatrixScaleAdd
 //   m4 = m3.CopyRows([0:9 -1x2])         kCopyRows
 //   m4 += m3.AddRows([0:9])              kAddRows
 //   m4.CopyRowsMulti([m1[0:4] m2[0:4]])  kCopyRowsMulti (and AddRowsMulti,
@@ -179,6 +180,8 @@ std::string CommandPrinter::PropagateText(
   if (c.arg2 > 0) os << " [precomputed=" << c.arg2 << "]";
   if (c.arg5 > 0) os << " [memo=" << c.arg5 << "]";
   if (c.arg6 == 1) os << " [and store stats]";
+  if (c.Fusion() & kFuseRectifyInput) os << " [ReLU fused]";
+  if (c.Fusion() & kFuseAssignOutput) os << " [assigns]";
   return os.str();
 }
 
@@ -295,6 +298,10 @@ std::string CommandPrinter::MatrixText(
          << (c.command_type == kMatrixCopy ? " = " : " += ")
          << Alpha(c.alpha, " * ") << SubmatrixName(c.arg2);
       break;
+    case kMatrixScaleAdd:
+      os << SubmatrixName(c.arg1) << " = " << Alpha(c.alpha, " * ")
+         << SubmatrixName(c.arg1) << " + " << SubmatrixName(c.arg2);
+      break;
     case kCompressMatrix: {
       static const char *const kTypes[] = {"?", "int8", "uint8", "int16",
                                            "uint16"};
@@ -354,6 +361,7 @@ std::string CommandPrinter::CommandText(int32_t k, bool first_marker) const {
     case kSetConst:
     case kMatrixCopy:
     case kMatrixAdd:
+    case kMatrixScaleAdd:
     case kCompressMatrix:
     case kDecompressMatrix:
       return MatrixText(c);

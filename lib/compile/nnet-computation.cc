@@ -59,7 +59,8 @@ const char *const kCommandTypeNames[] = {"kAllocMatrix",
                                          "kNoOperationPermanent",
                                          "kNoOperationMarker",
                                          "kNoOperationLabel",
-                                         "kGotoLabel"};
+                                         "kGotoLabel",
+                                         "kMatrixScaleAdd"};
 static_assert(sizeof(kCommandTypeNames) / sizeof(kCommandTypeNames[0]) ==
                   kNumCommandTypes,
               "kCommandTypeNames must list every CommandType");

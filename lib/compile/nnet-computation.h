@@ -16,12 +16,14 @@
 // | kSwapMatrix            | arg1, arg2: whole submatrices whose matrices swap            |
 // | kSetConst              | arg1: submatrix set to alpha                                 |
 // | kPropagate             | arg1 component, arg2 precomputed-indexes (0 none), arg3 in,  |
-// |                        | arg4 out, arg5 memo index (0 none), arg6 1 = StoreStats too  |
+// |                        | arg4 out, arg5 memo index (0 none), arg6 1 = StoreStats too, |
+// |                        | arg7 PropagateFusion flags (ours; -1 or 0: none; see below)  |
 // | kBackprop              | arg1 component, arg2 precomputed, arg3 in_value, arg4        |
 // |                        | out_value, arg5 out_deriv, arg6 in_deriv (0 none), arg7 memo |
 // | kBackpropNoModelUpdate | as kBackprop, but never updates the model                    |
 // | kMatrixCopy            | sub[arg1] = alpha * sub[arg2]                                |
 // | kMatrixAdd             | sub[arg1] += alpha * sub[arg2]                               |
+// | kMatrixScaleAdd        | sub[arg1] = alpha * sub[arg1] + sub[arg2] (ours, one pass)   |
 // | kCopyRows              | sub[arg1] row r = alpha * sub[arg2] row indexes[arg3][r]     |
 // | kAddRows               | sub[arg1] row r += alpha * sub[arg2] row indexes[arg3][r]    |
 // | kCopyRowsMulti         | sub[arg1] row r = alpha * (indexes_multi[arg2][r] = (s, row))|
@@ -42,6 +44,13 @@
 //
 // In index lists, -1 means "zero this row" (copy) or "skip" (add); in
 // indexes_multi, (-1, -1) likewise.
+//
+// Our extensions of Kaldi's commands, which only the fusion passes
+// (optimize/fuse-memory-passes.h) write: a kPropagate whose arg7 holds
+// PropagateFusion flags (nnet/component-itf.h) runs the component's
+// PropagateFused (kFuseAssignOutput: the output is written, not read;
+// kFuseRectifyInput: the input is read through a ReLU); kMatrixScaleAdd is
+// an in-place scale and an add in one pass. Kaldi cannot run them.
 #ifndef NNET3_COMPILE_NNET_COMPUTATION_H_
 #define NNET3_COMPILE_NNET_COMPUTATION_H_
 
@@ -90,6 +99,7 @@ enum CommandType : int32_t {
   kNoOperationMarker,
   kNoOperationLabel,
   kGotoLabel,
+  kMatrixScaleAdd,
   kNumCommandTypes
 };
 
@@ -146,6 +156,8 @@ struct NnetComputation {
                      int32_t a3 = -1, int32_t a4 = -1, int32_t a5 = -1,
                      int32_t a6 = -1, int32_t a7 = -1)
         : Command(1.0f, type, a1, a2, a3, a4, a5, a6, a7) {}
+    // A kPropagate's PropagateFusion flags: 0 for none (Kaldi's arg7 is -1).
+    int32_t Fusion() const { return arg7 > 0 ? arg7 : 0; }
     void Write(std::ostream &os, bool binary) const;
     void Read(std::istream &is, bool binary);
   };

@@ -23,6 +23,7 @@ int32_t WrittenSubmatrix(const NnetComputation::Command &c) {
     case kSetConst:
     case kMatrixCopy:
     case kMatrixAdd:
+    case kMatrixScaleAdd:
     case kCopyRows:
     case kAddRows:
     case kCopyRowsMulti:
@@ -170,6 +171,7 @@ void NnetComputer::ExecuteCommand() {
       break;
     case kMatrixCopy:
     case kMatrixAdd:
+    case kMatrixScaleAdd:
       ExecMatrixCopyAdd(c);
       break;
     case kCopyRows:
@@ -234,9 +236,11 @@ void NnetComputer::ExecPropagate(const Command &c) {
   const Component *component = nnet_.GetComponent(c.arg1);
   const MatrixView input = GetSubMatrix(c.arg3);
   MatrixView output = GetSubMatrix(c.arg4);
-  MemoPtr memo(
-      component->Propagate(GetPrecomputedIndexes(c.arg2), input, &output),
-      MemoDeleter{component});
+  const ComponentPrecomputedIndexes *indexes = GetPrecomputedIndexes(c.arg2);
+  MemoPtr memo(c.Fusion() != 0 ? component->PropagateFused(c.Fusion(), indexes,
+                                                           input, &output)
+                               : component->Propagate(indexes, input, &output),
+               MemoDeleter{component});
   if (c.arg6 == 1) {
     if (nnet_to_store_stats_ == nullptr)
       NNET3_ERR << "The computation stores component stats, but the "
@@ -269,6 +273,10 @@ void NnetComputer::ExecMatrixCopyAdd(const Command &c) {
   MatrixView dst = GetSubMatrix(c.arg1);
   if (c.command_type == kMatrixAdd) {
     dst.AddMat(c.alpha, GetSubMatrix(c.arg2));
+    return;
+  }
+  if (c.command_type == kMatrixScaleAdd) {
+    dst.ScaleAndAddMat(c.alpha, 1.0f, GetSubMatrix(c.arg2));
     return;
   }
   if (c.arg1 != c.arg2) dst.CopyFromMat(GetSubMatrix(c.arg2));

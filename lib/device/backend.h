@@ -274,6 +274,21 @@ class Backend {
   virtual void AddMatAndScaleSrc(float alpha, MatView src, float src_scale,
                                  MatView dst) = 0;
 
+  // ---- fused inference passes (optimize/fuse-memory-passes.h) ----
+  // dst = beta * dst + alpha * src, each product rounded as the separate
+  // Scale and AddMat round it; beta == 0 ignores dst's old contents (even
+  // NaN), as Scale(0) does. src and dst have equal shapes and do not
+  // overlap.
+  virtual void ScaleAndAddMat(float beta, float alpha, ConstMatView src,
+                              MatView dst) = 0;
+  // out(r, c) = g(in(r, c)) * scale(c) + offset(c), g(x) = (x > 0 ? x : 0)
+  // when `rectify` (Func::kRelu: a ReLU before a per-column affine map such as
+  // a batch norm in test mode), else g(x) = x; scale and offset are 1 x cols.
+  // One pass; in place (in and out the same view) is fine.
+  virtual void ScaleOffsetCols(bool rectify, ConstMatView scale,
+                               ConstMatView offset, ConstMatView in,
+                               MatView out) = 0;
+
   // ---- compression of values kept for backprop (Kaldi's
   //      CuCompressedMatrix, behind kCompressMatrix / kDecompressMatrix) ----
   // `packed` is device memory holding m.rows * m.cols elements of `type`

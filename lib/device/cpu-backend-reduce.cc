@@ -66,6 +66,29 @@ void CpuBackend::MulRowsVec(ConstMatView v, MatView m) {
   }
 }
 
+// ---- fused inference passes ----
+
+void CpuBackend::ScaleOffsetCols(bool rectify, ConstMatView scale,
+                                 ConstMatView offset, ConstMatView in,
+                                 MatView out) {
+  CheckView(in);
+  CheckView(out);
+  NNET3_ASSERT(in.rows == out.rows && in.cols == out.cols);
+  CheckVector(scale, out.cols);
+  CheckVector(offset, out.cols);
+  const float *s = scale.data, *o = offset.data;
+  for (int32_t r = 0; r < out.rows; r++) {
+    const float *x = in.data + int64_t(r) * in.stride;
+    float *y = RowOf(out, r);
+    if (rectify) {
+      for (int32_t c = 0; c < out.cols; c++)
+        y[c] = (x[c] > 0.0f ? x[c] : 0.0f) * s[c] + o[c];  // as Func::kRelu
+    } else {
+      for (int32_t c = 0; c < out.cols; c++) y[c] = x[c] * s[c] + o[c];
+    }
+  }
+}
+
 // ---- reductions ----
 
 // Column sums accumulate row by row (contiguous reads) into doubles.

@@ -219,6 +219,22 @@ void CpuBackend::AddMatAndScaleSrc(float alpha, MatView src, float src_scale,
   }
 }
 
+void CpuBackend::ScaleAndAddMat(float beta, float alpha, ConstMatView src,
+                                MatView dst) {
+  CheckView(src);
+  CheckView(dst);
+  NNET3_ASSERT(src.rows == dst.rows && src.cols == dst.cols);
+  for (int32_t r = 0; r < dst.rows; r++) {
+    const float *x = src.data + int64_t(r) * src.stride;
+    float *y = RowOf(dst, r);
+    if (beta == 0.0f) {
+      for (int32_t c = 0; c < dst.cols; c++) y[c] = alpha * x[c];
+    } else {
+      for (int32_t c = 0; c < dst.cols; c++) y[c] = beta * y[c] + alpha * x[c];
+    }
+  }
+}
+
 // ---- GEMM ----
 
 void CpuBackend::Gemm(float alpha, ConstMatView a, Trans trans_a,

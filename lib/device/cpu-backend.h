@@ -130,6 +130,10 @@ class CpuBackend : public Backend {
 
   void AddMatAndScaleSrc(float alpha, MatView src, float src_scale,
                          MatView dst) override;
+  void ScaleAndAddMat(float beta, float alpha, ConstMatView src,
+                      MatView dst) override;
+  void ScaleOffsetCols(bool rectify, ConstMatView scale, ConstMatView offset,
+                       ConstMatView in, MatView out) override;
 
   // (cpu-backend-compress.cc)
   void CompressMat(ConstMatView src, CompressedType type, float range,

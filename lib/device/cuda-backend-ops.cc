@@ -266,6 +266,20 @@ void CudaBackend::AddVecToCols(float alpha, ConstMatView v, MatView m) {
                    "AddVecToCols " << ShapeOf(v) << " -> " << ShapeOf(m));
 }
 
+void CudaBackend::ScaleOffsetCols(bool rectify, ConstMatView scale,
+                                  ConstMatView offset, ConstMatView in,
+                                  MatView out) {
+  CheckView(in);
+  CheckView(out);
+  NNET3_ASSERT(in.rows == out.rows && in.cols == out.cols);
+  CheckVector(scale, out.cols);
+  CheckVector(offset, out.cols);
+  Enter();
+  NNET3_CUDA_CHECK(
+      kernels::ScaleOffsetCols(stream_, rectify, scale, offset, in, out),
+      "ScaleOffsetCols " << ShapeOf(in) << " -> " << ShapeOf(out));
+}
+
 void CudaBackend::MulColsVec(ConstMatView v, MatView m) {
   CheckView(m);
   CheckVector(v, m.cols);

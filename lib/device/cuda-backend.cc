@@ -356,6 +356,16 @@ void CudaBackend::AddMatAndScaleSrc(float alpha, MatView src, float src_scale,
       "AddMatAndScaleSrc " << ShapeOf(dst));
 }
 
+void CudaBackend::ScaleAndAddMat(float beta, float alpha, ConstMatView src,
+                                 MatView dst) {
+  CheckView(src);
+  CheckView(dst);
+  NNET3_ASSERT(src.rows == dst.rows && src.cols == dst.cols);
+  Enter();
+  NNET3_CUDA_CHECK(kernels::ScaleAndAddMat(stream_, beta, alpha, src, dst),
+                   "ScaleAndAddMat " << ShapeOf(dst));
+}
+
 // ---- GEMM ----
 
 // Row-major C = op(A) op(B) is column-major Cᵀ = op(B)ᵀ op(A)ᵀ, and a

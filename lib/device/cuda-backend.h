@@ -87,6 +87,10 @@ class CudaBackend : public Backend {
   void AddConst(float value, MatView m) override;
   void AddMatAndScaleSrc(float alpha, MatView src, float src_scale,
                          MatView dst) override;
+  void ScaleAndAddMat(float beta, float alpha, ConstMatView src,
+                      MatView dst) override;
+  void ScaleOffsetCols(bool rectify, ConstMatView scale, ConstMatView offset,
+                       ConstMatView in, MatView out) override;
   void Gemm(float alpha, ConstMatView a, Trans trans_a, ConstMatView b,
             Trans trans_b, float beta, MatView c) override;
 

@@ -108,6 +108,17 @@ void OpaqueBackend::AddMatAndScaleSrc(float alpha, MatView src, float src_scale,
   cpu_.AddMatAndScaleSrc(alpha, Real(src), src_scale, Real(dst));
 }
 
+void OpaqueBackend::ScaleAndAddMat(float beta, float alpha, ConstMatView src,
+                                   MatView dst) {
+  cpu_.ScaleAndAddMat(beta, alpha, Real(src), Real(dst));
+}
+
+void OpaqueBackend::ScaleOffsetCols(bool rectify, ConstMatView scale,
+                                    ConstMatView offset, ConstMatView in,
+                                    MatView out) {
+  cpu_.ScaleOffsetCols(rectify, Real(scale), Real(offset), Real(in), Real(out));
+}
+
 void OpaqueBackend::Gemm(float alpha, ConstMatView a, Trans trans_a,
                          ConstMatView b, Trans trans_b, float beta, MatView c) {
   cpu_.Gemm(alpha, Real(a), trans_a, Real(b), trans_b, beta, Real(c));

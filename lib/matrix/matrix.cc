@@ -103,6 +103,13 @@ void MatrixView::AddMat(float alpha, const MatrixView &src, Trans trans) {
   backend().AddMat(alpha, src.ConstView(), trans, View());
 }
 
+void MatrixView::ScaleAndAddMat(float beta, float alpha,
+                                const MatrixView &src) {
+  CheckShape("ScaleAndAddMat", SameShape(src), *this, src);
+  CheckDevice("ScaleAndAddMat", *this, src);
+  backend().ScaleAndAddMat(beta, alpha, src.ConstView(), View());
+}
+
 void MatrixView::AddMatAndScaleSrc(float alpha, MatrixView *src,
                                    float src_scale) {
   CheckShape("AddMatAndScaleSrc", rows_ == src->rows_ && cols_ == src->cols_,
@@ -392,6 +399,18 @@ void MatrixView::MulColsVec(const VectorView &v) {
   CheckShape("MulColsVec", v.Dim() == cols_, *this, v.AsRowMatrix());
   CheckDevice("MulColsVec", *this, v.AsRowMatrix());
   backend().MulColsVec(v.ConstView(), View());
+}
+
+void MatrixView::ScaleOffsetCols(bool rectify, const VectorView &scale,
+                                 const VectorView &offset,
+                                 const MatrixView &in) {
+  CheckShape("ScaleOffsetCols", in.SameShape(*this), *this, in);
+  CheckShape("ScaleOffsetCols", scale.Dim() == cols_ && offset.Dim() == cols_,
+             *this, scale.AsRowMatrix());
+  CheckDevice("ScaleOffsetCols", *this, in);
+  CheckDevice("ScaleOffsetCols", *this, scale.AsRowMatrix());
+  backend().ScaleOffsetCols(rectify, scale.ConstView(), offset.ConstView(),
+                            in.ConstView(), View());
 }
 
 void MatrixView::MulRowsVec(const VectorView &v) {

@@ -90,6 +90,8 @@ class MatrixView {
   void Scale(float alpha);
   // this += alpha * src, then src *= src_scale, in one pass (0: zeros).
   void AddMatAndScaleSrc(float alpha, MatrixView *src, float src_scale);
+  // this = beta * this + alpha * src in one pass (beta == 0 ignores this).
+  void ScaleAndAddMat(float beta, float alpha, const MatrixView &src);
   void Add(float value);  // every element += value
   // this = alpha * op(a) * op(b) + beta * this (beta == 0 ignores the old
   // contents, NaN included).
@@ -161,6 +163,10 @@ class MatrixView {
   void AddVecToCols(float alpha, const VectorView &v);  // v: NumRows()
   void MulColsVec(const VectorView &v);                 // column c *= v(c)
   void MulRowsVec(const VectorView &v);                 // row r *= v(r)
+  // this(r, c) = g(in(r, c)) * scale(c) + offset(c) in one pass, g = ReLU
+  // when `rectify`; in may be this.
+  void ScaleOffsetCols(bool rectify, const VectorView &scale,
+                       const VectorView &offset, const MatrixView &in);
   // v has NumRows() * NumCols() elements (row after row) or NumCols()
   // (copied into every row).
   void CopyRowsFromVec(const VectorView &v);

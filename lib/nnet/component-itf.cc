@@ -19,6 +19,14 @@ namespace nnet3 {
 
 void Component::DeleteMemo(void *memo) const { NNET3_ASSERT(memo == nullptr); }
 
+void *Component::PropagateFused(int32_t fusion,
+                                const ComponentPrecomputedIndexes *,
+                                const MatrixView &, MatrixView *) const {
+  NNET3_INTERNAL_ERR << Type() << " has no fused Propagate (fusion " << fusion
+                     << ")";
+  return nullptr;  // not reached
+}
+
 void Component::GetInputIndexes(const MiscComputationInfo &,
                                 const Index &output_index,
                                 std::vector<Index> *desired_indexes) const {

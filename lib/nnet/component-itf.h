@@ -58,6 +58,19 @@ enum ComponentProperties {
   kRandomComponent = 0x2000,
 };
 
+// Fused forms of Propagate (bit flags), which the optimizer's fusion passes
+// (optimize/fuse-memory-passes.h) ask for in inference computations, and
+// the executor then runs with PropagateFused:
+//   kFuseAssignOutput: `out`'s old contents are ignored; a kPropagateAdds
+//     component sets `out` (its first product with beta = 0) instead of
+//     adding to zeros written just before;
+//   kFuseRectifyInput: `in` is read as max(in, 0), the ReLU before the
+//     component removed.
+enum PropagateFusion {
+  kFuseAssignOutput = 0x1,
+  kFuseRectifyInput = 0x2,
+};
+
 // Data a non-simple component computes once per compiled computation (from
 // the input and output Indexes) and uses in every Propagate/Backprop.
 // Serialized inside computations and caches with a <TypeName> tag.
@@ -95,6 +108,18 @@ class Component {
   // or nullptr. `indexes` is null for simple components.
   virtual void *Propagate(const ComponentPrecomputedIndexes *indexes,
                           const MatrixView &in, MatrixView *out) const = 0;
+  // True if PropagateFused supports every PropagateFusion flag in `fusion`
+  // in this component's present state (a batch norm only in test mode).
+  virtual bool SupportsPropagateFusion(int32_t fusion) const {
+    (void)fusion;
+    return false;
+  }
+  // As Propagate, with the fused forms in `fusion` (which
+  // SupportsPropagateFusion accepted); the results equal the unfused
+  // commands' up to float rounding. Never returns a memo.
+  virtual void *PropagateFused(int32_t fusion,
+                               const ComponentPrecomputedIndexes *indexes,
+                               const MatrixView &in, MatrixView *out) const;
   // Computes in_deriv (if non-null) from out_deriv and, if `to_update` is
   // non-null, updates the parameters (or stats) of `to_update` (which may be
   // this component or another of the same type). `debug_info` names the

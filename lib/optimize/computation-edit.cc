@@ -27,6 +27,7 @@ void IdentifySubmatrixArgs(Command *c, std::vector<int32_t *> *args) {
     case kSwapMatrix:
     case kMatrixCopy:
     case kMatrixAdd:
+    case kMatrixScaleAdd:
     case kCopyRows:
     case kAddRows:
     case kAddRowRanges:
@@ -125,6 +126,7 @@ void SubmatricesWrittenBy(const NnetComputation &computation, const Command &c,
     case kDecompressMatrix:
     case kMatrixCopy:
     case kMatrixAdd:
+    case kMatrixScaleAdd:
     case kCopyRows:
     case kAddRows:
     case kAddRowRanges:

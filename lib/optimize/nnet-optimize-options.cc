@@ -66,6 +66,17 @@ void NnetOptimizeOptions::Register(OptionsRegistry *po) {
                "derivatives unchanged (ReLU outputs kept as 0/1); 2 (and "
                "3) = also every other such value as 16 bits in [-10, 10], "
                "which changes the derivatives slightly");
+  po->Register("fuse-relu-affine", &fuse_relu_affine,
+               "Set to false to disable fusing an in-place ReLU into the "
+               "per-column affine propagate that alone reads its output "
+               "(batch norm in test mode)");
+  po->Register("fuse-scale-add", &fuse_scale_add,
+               "Set to false to disable fusing an in-place scale and the "
+               "add that follows it into one pass");
+  po->Register("fuse-zeroing", &fuse_zeroing,
+               "Set to false to disable replacing the zeroing before an "
+               "adding propagate (TDNN or linear component without bias) by "
+               "a first product that assigns");
 }
 
 namespace {
@@ -94,6 +105,14 @@ void ForEachWrittenOption(NnetOptimizeOptions *o, Fn fn) {
   fn("<MemoryCompressionLevel>", &o->memory_compression_level);
 }
 
+// Our options, written after Kaldi's only when one differs from the default.
+template <class Fn>
+void ForEachFusionOption(NnetOptimizeOptions *o, Fn fn) {
+  fn("<FuseReluAffine>", &o->fuse_relu_affine);
+  fn("<FuseScaleAdd>", &o->fuse_scale_add);
+  fn("<FuseZeroing>", &o->fuse_zeroing);
+}
+
 }  // namespace
 
 void NnetOptimizeOptions::Write(std::ostream &os, bool binary) const {
@@ -104,6 +123,12 @@ void NnetOptimizeOptions::Write(std::ostream &os, bool binary) const {
                          WriteToken(os, binary, token);
                          WriteBasicType(os, binary, *value);
                        });
+  if (!fuse_relu_affine || !fuse_scale_add || !fuse_zeroing)
+    ForEachFusionOption(const_cast<NnetOptimizeOptions *>(this),
+                        [&](const char *token, bool *value) {
+                          WriteToken(os, binary, token);
+                          WriteBasicType(os, binary, *value);
+                        });
   WriteToken(os, binary, "</OptimizationConfig>");
   if (!binary) os << "\n";
 }
@@ -111,6 +136,13 @@ void NnetOptimizeOptions::Write(std::ostream &os, bool binary) const {
 void NnetOptimizeOptions::Read(std::istream &is, bool binary) {
   ExpectToken(is, binary, "<OptimizationConfig>");
   ForEachWrittenOption(this, [&](const char *token, auto *value) {
+    ExpectToken(is, binary, token);
+    ReadBasicType(is, binary, value);
+  });
+  const bool has_fusions = PeekWholeToken(is, binary) == "<FuseReluAffine>";
+  ForEachFusionOption(this, [&](const char *token, bool *value) {
+    *value = true;
+    if (!has_fusions) return;
     ExpectToken(is, binary, token);
     ReadBasicType(is, binary, value);
   });
@@ -136,7 +168,10 @@ bool NnetOptimizeOptions::operator==(const NnetOptimizeOptions &other) const {
          max_deriv_time == other.max_deriv_time &&
          max_deriv_time_relative == other.max_deriv_time_relative &&
          snip_row_ops == other.snip_row_ops &&
-         memory_compression_level == other.memory_compression_level;
+         memory_compression_level == other.memory_compression_level &&
+         fuse_relu_affine == other.fuse_relu_affine &&
+         fuse_scale_add == other.fuse_scale_add &&
+         fuse_zeroing == other.fuse_zeroing;
 }
 
 }  // namespace nnet3

@@ -10,9 +10,11 @@
 //
 // Read/Write (Kaldi's <OptimizationConfig> token format) and == exist so that
 // a computation cache written with other options can be recognized and
-// ignored. `optimize_looped_computation` is set by the looped compiler, not
-// by users; `check_after_each_pass` is a debugging aid (tests set it), and
-// neither is registered, written or compared.
+// ignored. Our fuse-* options are written after Kaldi's only when one of
+// them is off, so that with the defaults the block is Kaldi's; Read takes
+// them as on when absent. `optimize_looped_computation` is set by the looped
+// compiler, not by users; `check_after_each_pass` is a debugging aid (tests set
+// it), and neither is registered, written or compared.
 #ifndef NNET3_OPTIMIZE_NNET_OPTIMIZE_OPTIONS_H_
 #define NNET3_OPTIMIZE_NNET_OPTIMIZE_OPTIONS_H_
 
@@ -45,6 +47,10 @@ struct NnetOptimizeOptions {
   int32_t max_deriv_time_relative = std::numeric_limits<int32_t>::max();
   bool snip_row_ops = true;
   int32_t memory_compression_level = 1;
+  // Ours (not Kaldi's): the fusions of optimize/fuse-memory-passes.h.
+  bool fuse_relu_affine = true;
+  bool fuse_scale_add = true;
+  bool fuse_zeroing = true;
   // Hidden: set by CompileLooped.
   bool optimize_looped_computation = false;
   // Run the ComputationChecker after every pass and log every pass. Not an

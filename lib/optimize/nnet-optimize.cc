@@ -10,6 +10,7 @@
 #include "optimize/consolidate-model-update.h"
 #include "optimize/convert-addition-to-assignment.h"
 #include "optimize/extend-matrices.h"
+#include "optimize/fuse-memory-passes.h"
 #include "optimize/limit-derivative-times.h"
 #include "optimize/move-sizing-commands.h"
 #include "optimize/optimize-looped-computation.h"
@@ -103,6 +104,19 @@ void RunRowOpPasses(const NnetOptimizeOptions &opts, PassRunner *run,
     run->Run("RenumberComputation", [&] { return RenumberComputation(c); });
 }
 
+// After step 7 (ours): the fusions of memory-bound passes; not on looped
+// computations (fuse-memory-passes.h).
+void RunFusionPasses(const NnetOptimizeOptions &opts, const Nnet &nnet,
+                     PassRunner *run, NnetComputation *c) {
+  if (!opts.optimize || opts.optimize_looped_computation) return;
+  if (opts.fuse_relu_affine)
+    run->Run("FuseReluIntoAffine", [&] { return FuseReluIntoAffine(nnet, c); });
+  if (opts.fuse_scale_add)
+    run->Run("FuseScaleAndAdd", [&] { return FuseScaleAndAdd(nnet, c); });
+  if (opts.fuse_zeroing)
+    run->Run("FuseZeroing", [&] { return FuseZeroing(nnet, c); });
+}
+
 }  // namespace
 
 void Optimize(const NnetOptimizeOptions &opts, const Nnet &nnet,
@@ -133,6 +147,7 @@ void Optimize(const NnetOptimizeOptions &opts, const Nnet &nnet,
   if (on && opts.initialize_undefined)
     run.Run("RemoveUnnecessaryZeroing",
             [&] { return RemoveUnnecessaryZeroing(nnet, c); });
+  RunFusionPasses(opts, nnet, &run, c);
   // Not gated by `optimize`: a looped computation needs these to run.
   if ((on && opts.move_sizing_commands) || looped)
     run.Run("MoveSizingCommands", [&] { return MoveSizingCommands(nnet, c); });
@@ -194,6 +209,10 @@ std::vector<OptimizationSwitch> MakeSwitches() {
                         move_sizing_commands),
       NNET3_BOOL_SWITCH("allocate-from-other", "RemoveUnnecessaryAllocation",
                         allocate_from_other),
+      NNET3_BOOL_SWITCH("fuse-relu-affine", "FuseReluIntoAffine",
+                        fuse_relu_affine),
+      NNET3_BOOL_SWITCH("fuse-scale-add", "FuseScaleAndAdd", fuse_scale_add),
+      NNET3_BOOL_SWITCH("fuse-zeroing", "FuseZeroing", fuse_zeroing),
       OptimizationSwitch{"memory-compression-level",
                          "OptimizeMemoryCompression",
                          [](bool on, NnetOptimizeOptions *o) {

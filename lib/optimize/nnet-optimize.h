@@ -8,7 +8,9 @@
 //   4 SnipRowOps, SplitRowOps, ReplaceRowWithMatrixOps, then
 //     RenumberComputation if any of them changed something
 //   5 ExtendMatrices                6 VariableMergingOptimization
-//   7 RemoveUnnecessaryZeroing      8 MoveSizingCommands
+//   7 RemoveUnnecessaryZeroing, then (ours, not on looped computations)
+//     FuseReluIntoAffine, FuseScaleAndAdd, FuseZeroing
+//                                   8 MoveSizingCommands
 //   9 OptimizeLoopedComputation (looped only; optimize-looped-computation.h)
 //  10 RemoveUnnecessaryAllocation  11 ConsolidateIoOperations (always)
 //  12 FixGotoLabel (looped only)   13 OptimizeMemoryCompression

@@ -107,6 +107,12 @@ TEST_CASE("equivalence: whole-matrix operations", "[gpu]") {
       b.Expect("AddMatAndScaleSrc (dst)", kArith);
       a.Expect("AddMatAndScaleSrc (src)", kExact);
     }
+    for (float beta : {alpha, 0.0f, 1.0f}) {
+      env.Run([&](Backend &be, Side s) {
+        be.ScaleAndAddMat(beta, alpha, a[s], b[s]);
+      });
+      b.Expect("ScaleAndAddMat", kArith);
+    }
   }
 }
 
@@ -392,7 +398,8 @@ TEST_CASE("equivalence: vectors against matrices and reductions", "[gpu]") {
       rows = RandInt(&rng, 20000, 70000);
     const float alpha = RandFloat(&rng, -2, 2);
     TwinMat m(&env, rows, cols, &rng), m2(&env, rows, cols, &rng),
-        vr(&env, 1, cols, &rng), vc(&env, 1, rows, &rng);
+        vr(&env, 1, cols, &rng), vc(&env, 1, rows, &rng),
+        vr2(&env, 1, cols, &rng);
     env.Run([&](Backend &be, Side s) { be.AddVecToRows(alpha, vr[s], m[s]); });
     m.Expect("AddVecToRows", kArith);
     env.Run([&](Backend &be, Side s) { be.AddVecToCols(alpha, vc[s], m[s]); });
@@ -401,6 +408,16 @@ TEST_CASE("equivalence: vectors against matrices and reductions", "[gpu]") {
     m.Expect("MulColsVec", kExact);
     env.Run([&](Backend &be, Side s) { be.MulRowsVec(vc[s], m[s]); });
     m.Expect("MulRowsVec", kExact);
+    for (bool rectify : {false, true}) {
+      env.Run([&](Backend &be, Side s) {
+        be.ScaleOffsetCols(rectify, vr[s], vr2[s], m2[s], m[s]);
+      });
+      m.Expect("ScaleOffsetCols", kArith);
+      env.Run([&](Backend &be, Side s) {  // in place
+        be.ScaleOffsetCols(rectify, vr[s], vr2[s], m[s], m[s]);
+      });
+      m.Expect("ScaleOffsetCols in place", kArith);
+    }
     for (float beta : {0.0f, 0.7f}) {
       env.Run([&](Backend &be, Side s) {
         be.AddRowSumToVec(alpha, m[s], beta, vr[s]);

@@ -54,6 +54,14 @@ class ForwardingBackend : public Backend {
                          MatView dst) override {
     inner_.AddMatAndScaleSrc(alpha, src, src_scale, dst);
   }
+  void ScaleAndAddMat(float beta, float alpha, ConstMatView src,
+                      MatView dst) override {
+    inner_.ScaleAndAddMat(beta, alpha, src, dst);
+  }
+  void ScaleOffsetCols(bool rectify, ConstMatView scale, ConstMatView offset,
+                       ConstMatView in, MatView out) override {
+    inner_.ScaleOffsetCols(rectify, scale, offset, in, out);
+  }
   void Gemm(float alpha, ConstMatView a, Trans trans_a, ConstMatView b,
             Trans trans_b, float beta, MatView c) override {
     inner_.Gemm(alpha, a, trans_a, b, trans_b, beta, c);

@@ -3,7 +3,8 @@
 // needs for the same matrix products (same shapes, transposes and strides,
 // run back to back). Used by scripts/bench/gpu.sh; not a test.
 //
-//   gpu-bench [--frames-per-chunk=50] [--repeats=30] model.raw 32 128 512
+//   gpu-bench [--frames-per-chunk=50] [--repeats=30] [--cpu]
+//             [--optimization.*] model.raw 32 128 512
 //
 // The model is prepared as nnet3-compute-batch prepares it (batch-norm and
 // dropout in test mode, collapsed); a minibatch of N is N chunks of
@@ -11,6 +12,10 @@
 // Each run feeds a device-resident input and leaves the output on the
 // device, so host I/O is not counted. Prints one line per size and a JSON
 // line {"benchmark": "gpu-computation", ...}. Exit 77 without a GPU.
+// --cpu measures the same two figures on the CPU backend instead, timing
+// one forward pass and one replay alternately and taking the medians (a
+// shared CPU's load hits both alike); scripts/bench/fusion.sh uses it.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -110,9 +115,29 @@ struct Result {
   size_t num_gemms = 0;
 };
 
+// On a shared CPU: one run of each, alternately, `repeats` times; the
+// medians of the two, so that a load change hits both alike.
+template <class Ours, class Bound>
+void MedianInterleaved(Ours ours, Bound bound, int32_t repeats,
+                       double *ours_seconds, double *bound_seconds) {
+  std::vector<double> a, b;
+  for (int32_t i = 0; i < repeats; i++) {
+    auto start = std::chrono::steady_clock::now();
+    ours();
+    a.push_back(Seconds(start));
+    start = std::chrono::steady_clock::now();
+    bound();
+    b.push_back(Seconds(start));
+  }
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  *ours_seconds = a[a.size() / 2];
+  *bound_seconds = b[b.size() / 2];
+}
+
 Result Measure(const Nnet &nnet, Device &device, GemmRecorder *recorder,
                CachingOptimizingCompiler *compiler, int32_t minibatch,
-               int32_t frames_per_chunk, int32_t repeats) {
+               int32_t frames_per_chunk, int32_t repeats, bool interleave) {
   int32_t left = 0, right = 0;
   ComputeSimpleNnetContext(nnet, &left, &right);
   ComputationRequest request;
@@ -141,18 +166,23 @@ Result Measure(const Nnet &nnet, Device &device, GemmRecorder *recorder,
   recorder->recording = true;
   run_once();
   recorder->recording = false;
-  device.backend().Synchronize();
-  auto start = std::chrono::steady_clock::now();
-  for (int32_t i = 0; i < repeats; i++) run_once();
-  device.backend().Synchronize();
-  const double ours = Seconds(start) / repeats;
   Replay replay(device.backend(), recorder->calls);
   replay.Run();
   device.backend().Synchronize();
-  start = std::chrono::steady_clock::now();
-  for (int32_t i = 0; i < repeats; i++) replay.Run();
-  device.backend().Synchronize();
-  const double bound = Seconds(start) / repeats;
+  double ours = 0.0, bound = 0.0;
+  if (interleave) {
+    MedianInterleaved(
+        run_once, [&] { replay.Run(); }, repeats, &ours, &bound);
+  } else {
+    auto start = std::chrono::steady_clock::now();
+    for (int32_t i = 0; i < repeats; i++) run_once();
+    device.backend().Synchronize();
+    ours = Seconds(start) / repeats;
+    start = std::chrono::steady_clock::now();
+    for (int32_t i = 0; i < repeats; i++) replay.Run();
+    device.backend().Synchronize();
+    bound = Seconds(start) / repeats;
+  }
   Result r;
   r.minibatch = minibatch;
   const double frames = double(minibatch) * frames_per_chunk;
@@ -169,17 +199,23 @@ int Main(int argc, char *argv[]) {
       "bound.\nUsage: gpu-bench [options] <model> <minibatch-size>...\n"
       "e.g.: gpu-bench final.raw 32 128 512\nSee also: scripts/bench/gpu.sh\n");
   int32_t frames_per_chunk = 50, repeats = 30;
+  bool cpu = false;
   DeviceOptions device_opts;
   po.Register("frames-per-chunk", &frames_per_chunk, "Output frames per chunk");
   po.Register("repeats", &repeats, "Timed runs per minibatch size");
+  po.Register("cpu", &cpu,
+              "Measure on the CPU backend instead of a GPU (no exit 77)");
   device_opts.Register(&po);
+  NnetOptimizeOptions optimize_opts;
+  OptionsRegistry optimization_po("optimization", &po);
+  optimize_opts.Register(&optimization_po);
   po.Read(argc, argv);
   if (po.NumArgs() < 2) {
     po.PrintUsage();
     return 1;
   }
   std::string why_not;
-  Device *gpu = FindGpuDevice(device_opts, &why_not);
+  Device *gpu = cpu ? &CpuDevice() : FindGpuDevice(device_opts, &why_not);
   if (gpu == nullptr) {
     std::cout << "SKIP: no GPU: " << why_not << std::endl;
     return 77;
@@ -193,15 +229,16 @@ int Main(int argc, char *argv[]) {
   SetBatchnormTestMode(true, &nnet);
   SetDropoutTestMode(true, &nnet);
   CollapseModel(CollapseModelConfig(), &nnet);
-  CachingOptimizingCompiler compiler(nnet);
+  CachingOptimizingCompiler compiler(nnet, optimize_opts);
   std::ostringstream json;
-  json << "{\"benchmark\": \"gpu-computation\", \"device\": \"" << gpu->Name()
+  json << "{\"benchmark\": \"" << (cpu ? "cpu" : "gpu")
+       << "-computation\", \"device\": \"" << gpu->Name()
        << "\", \"frames_per_chunk\": " << frames_per_chunk
        << ", \"results\": [";
   for (int32_t i = 2; i <= po.NumArgs(); i++) {
     const int32_t mb = std::stoi(po.GetArg(i));
     const Result r = Measure(nnet, *device, recorder, &compiler, mb,
-                             frames_per_chunk, repeats);
+                             frames_per_chunk, std::max(repeats, 1), cpu);
     std::printf(
         "minibatch %4d: computation %10.0f frames/s, GEMM bound %10.0f "
         "frames/s (%zu GEMMs, %.1f TFLOP/s), fraction %.3f\n",

@@ -10,7 +10,9 @@
 //    with dropout in training mode: a few minibatches with momentum on both
 //    devices from the same model and --srand must make the same update (so
 //    dropout masks are the same on both: the random fills are counter-based),
-//    and with Adam on networks whose gradients are not rounding noise.
+//    and with Adam on networks whose gradients are not rounding noise;
+//  - the TDNN-F of configs/ prepared for inference, whose optimized
+//    computation has the fused commands (optimize/fuse-memory-passes.h).
 // Each training case prints how near its update came to the tolerance.
 #include <catch2/catch.hpp>
 #include <iostream>
@@ -18,8 +20,11 @@
 #include <string>
 
 #include "../unit/compute/compute-test-utils.h"
+#include "../unit/compute/random-computation-utils.h"
+#include "compile/nnet-context.h"
 #include "device/device.h"
 #include "nnet-compare.h"
+#include "nnet/nnet-utils.h"
 #include "twin.h"
 
 namespace nnet3 {
@@ -32,6 +37,49 @@ TEST_CASE("equivalence: random networks, forward and backward", "[gpu]") {
   for (uint64_t seed = first; seed < first + n; seed++)
     ExpectAgreement("random network " + std::to_string(seed),
                     CompareRandomNetwork(seed, TestDevice()));
+}
+
+// configs/tdnnf.config with batch-norm stats (PrepareNnetForTest, seed 23),
+// collapsed as nnet3-compute prepares it; 2 sequences x 16 frames through
+// the default optimizer, which fuses 5 ReLUs into batch norms, 4 bypass
+// scale-and-adds and 4 zeroings; the same input (seed 29) on both devices.
+TEST_CASE("equivalence: TDNN-F inference with fused commands", "[gpu]") {
+  SetActiveDevice(CpuDevice());
+  Nnet nnet = ExampleNnet("tdnnf", /*natural_gradient=*/false);
+  PrepareNnetForTest(23, &nnet);
+  CollapseModel(CollapseModelConfig(), &nnet);
+  int32_t left = 0, right = 0;
+  ComputeSimpleNnetContext(nnet, &left, &right);
+  std::vector<Index> in, out;
+  for (int32_t n = 0; n < 2; n++) {
+    for (int32_t t = -left; t < 16 + right; t++) in.emplace_back(n, t, 0);
+    for (int32_t t = 0; t < 16; t++) out.emplace_back(n, t, 0);
+  }
+  ComputationRequest request;
+  request.inputs.emplace_back("input", in);
+  request.outputs.emplace_back("output", out);
+  Matrix input(static_cast<int32_t>(in.size()), nnet.InputDim("input"));
+  input.SetRandn(29);
+  ComputationIo io[2];
+  for (ComputationIo &x : io) x.inputs = {input};
+  Nnet nets[2] = {nnet, CopyTo(nnet, TestDevice())};
+  Device *devices[2] = {&CpuDevice(), &TestDevice()};
+  int32_t fused = 0;
+  for (int s : {0, 1}) {
+    SetActiveDevice(*devices[s]);
+    const NnetComputation computation =
+        CompileAndCheck(nets[s], request, /*optimize=*/true);
+    for (const NnetComputation::Command &c : computation.commands)
+      if (s == 0 && (c.command_type == kMatrixScaleAdd ||
+                     (c.command_type == kPropagate && c.Fusion() != 0)))
+        fused++;
+    RunComputationIo(request, computation, nets[s], nullptr, &io[s]);
+  }
+  SetActiveDevice(CpuDevice());
+  CHECK(fused == 13);
+  ExpectAgreement(
+      "TDNN-F fused inference",
+      CompareMatrices(io[0].outputs[0], io[1].outputs[0], 1e-4, 1e-5));
 }
 
 // The training cases compare what two steps changed (CompareUpdates), so

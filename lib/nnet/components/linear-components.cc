@@ -72,6 +72,19 @@ void *LinearComponent::Propagate(const ComponentPrecomputedIndexes *,
   return nullptr;
 }
 
+bool LinearComponent::SupportsPropagateFusion(int32_t fusion) const {
+  return fusion == kFuseAssignOutput;
+}
+
+void *LinearComponent::PropagateFused(int32_t fusion,
+                                      const ComponentPrecomputedIndexes *,
+                                      const MatrixView &in,
+                                      MatrixView *out) const {
+  NNET3_ASSERT(SupportsPropagateFusion(fusion));
+  out->AddMatMat(1.0f, in, Trans::kNo, params_, Trans::kYes, 0.0f);
+  return nullptr;
+}
+
 void LinearComponent::Backprop(const std::string &,
                                const ComponentPrecomputedIndexes *,
                                const MatrixView &in_value, const MatrixView &,

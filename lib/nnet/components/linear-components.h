@@ -49,6 +49,11 @@ class LinearComponent : public UpdatableComponent {
 
   void *Propagate(const ComponentPrecomputedIndexes *indexes,
                   const MatrixView &in, MatrixView *out) const override;
+  // kFuseAssignOutput: the product with beta = 0.
+  bool SupportsPropagateFusion(int32_t fusion) const override;
+  void *PropagateFused(int32_t fusion,
+                       const ComponentPrecomputedIndexes *indexes,
+                       const MatrixView &in, MatrixView *out) const override;
   void Backprop(const std::string &debug_info,
                 const ComponentPrecomputedIndexes *indexes,
                 const MatrixView &in_value, const MatrixView &out_value,

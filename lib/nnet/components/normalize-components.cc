@@ -376,6 +376,25 @@ std::string BatchNormComponent::Info() const {
   return os.str();
 }
 
+bool BatchNormComponent::SupportsPropagateFusion(int32_t fusion) const {
+  return fusion == kFuseRectifyInput && test_mode_;
+}
+
+void *BatchNormComponent::PropagateFused(int32_t fusion,
+                                         const ComponentPrecomputedIndexes *,
+                                         const MatrixView &in,
+                                         MatrixView *out) const {
+  NNET3_ASSERT(SupportsPropagateFusion(fusion) && in.SameShape(*out) &&
+               in.NumCols() == dim_);
+  // y = max(x, 0) * scale + offset: the ReLU before it, fused.
+  BlockView in_blocks(in, block_dim_, true);
+  BlockView out_blocks(*out, block_dim_, false);
+  out_blocks.Mutable()->ScaleOffsetCols(true, scale_, offset_,
+                                        in_blocks.View());
+  out_blocks.WriteBack();
+  return nullptr;
+}
+
 void *BatchNormComponent::Propagate(const ComponentPrecomputedIndexes *,
                                     const MatrixView &in,
                                     MatrixView *out) const {
@@ -385,10 +404,8 @@ void *BatchNormComponent::Propagate(const ComponentPrecomputedIndexes *,
   const MatrixView &x = in_blocks.View();
   MatrixView *y = out_blocks.Mutable();
   if (test_mode_) {
-    // y = x * scale + offset.
-    y->CopyFromMat(x);
-    y->MulColsVec(scale_);
-    y->AddVecToRows(1.0f, offset_);
+    // y = x * scale + offset, in one pass.
+    y->ScaleOffsetCols(false, scale_, offset_, x);
     out_blocks.WriteBack();
     return nullptr;
   }

@@ -81,6 +81,12 @@ class BatchNormComponent : public Component {
   std::string Info() const override;
   void *Propagate(const ComponentPrecomputedIndexes *indexes,
                   const MatrixView &in, MatrixView *out) const override;
+  // Test mode only: kFuseRectifyInput (y = max(x, 0) * scale + offset, one
+  // pass).
+  bool SupportsPropagateFusion(int32_t fusion) const override;
+  void *PropagateFused(int32_t fusion,
+                       const ComponentPrecomputedIndexes *indexes,
+                       const MatrixView &in, MatrixView *out) const override;
   void Backprop(const std::string &debug_info,
                 const ComponentPrecomputedIndexes *indexes,
                 const MatrixView &in_value, const MatrixView &out_value,

@@ -354,20 +354,42 @@ std::unique_ptr<ComponentPrecomputedIndexes> TdnnComponent::PrecomputeIndexes(
 
 void *TdnnComponent::Propagate(const ComponentPrecomputedIndexes *indexes_in,
                                const MatrixView &in, MatrixView *out) const {
+  // Without a bias the output is added to (kPropagateAdds).
+  PropagateProducts(indexes_in, in, bias_params_.Dim() == 0, out);
+  return nullptr;
+}
+
+bool TdnnComponent::SupportsPropagateFusion(int32_t fusion) const {
+  return fusion == kFuseAssignOutput && bias_params_.Dim() == 0;
+}
+
+void *TdnnComponent::PropagateFused(int32_t fusion,
+                                    const ComponentPrecomputedIndexes *indexes,
+                                    const MatrixView &in,
+                                    MatrixView *out) const {
+  NNET3_ASSERT(SupportsPropagateFusion(fusion));
+  PropagateProducts(indexes, in, false, out);
+  return nullptr;
+}
+
+void TdnnComponent::PropagateProducts(
+    const ComponentPrecomputedIndexes *indexes_in, const MatrixView &in,
+    bool add_to_out, MatrixView *out) const {
   auto *indexes =
       dynamic_cast<const TdnnComponentPrecomputedIndexes *>(indexes_in);
   NNET3_ASSERT(indexes != nullptr &&
                indexes->row_offsets.size() == time_offsets_.size());
-  // Without a bias the output is added to (kPropagateAdds).
-  if (bias_params_.Dim() != 0) out->CopyRowsFromVec(bias_params_);
+  if (bias_params_.Dim() != 0) {
+    out->CopyRowsFromVec(bias_params_);
+    add_to_out = true;
+  }
   const int32_t input_dim = InputDim(), rows = out->NumRows();
   for (size_t i = 0; i < time_offsets_.size(); i++)
     out->AddMatMat(
         1.0f,
         StridedRows(in, indexes->row_offsets[i], indexes->row_stride, rows),
         Trans::kNo, linear_params_.ColRange(int32_t(i) * input_dim, input_dim),
-        Trans::kYes, 1.0f);
-  return nullptr;
+        Trans::kYes, (i == 0 && !add_to_out) ? 0.0f : 1.0f);
 }
 
 void TdnnComponent::Backprop(const std::string &,

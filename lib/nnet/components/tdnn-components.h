@@ -79,6 +79,11 @@ class TdnnComponent : public UpdatableComponent {
 
   void *Propagate(const ComponentPrecomputedIndexes *indexes,
                   const MatrixView &in, MatrixView *out) const override;
+  // kFuseAssignOutput: the first offset's product with beta = 0.
+  bool SupportsPropagateFusion(int32_t fusion) const override;
+  void *PropagateFused(int32_t fusion,
+                       const ComponentPrecomputedIndexes *indexes,
+                       const MatrixView &in, MatrixView *out) const override;
   // ∂f/∂x(t + o_i) += ∂f/∂y(t) W_i; ∂f/∂W_i = sum_t ∂f/∂y(t)ᵀ x(t + o_i);
   // ∂f/∂b = sum_t ∂f/∂y(t).
   void Backprop(const std::string &debug_info,
@@ -132,6 +137,11 @@ class TdnnComponent : public UpdatableComponent {
   bool UseNaturalGradient() const { return use_natural_gradient_; }
 
  private:
+  // The bias (if any), then the products of the offsets; the first product
+  // adds to `out` only when `add_to_out` (or after the bias).
+  void PropagateProducts(const ComponentPrecomputedIndexes *indexes,
+                         const MatrixView &in, bool add_to_out,
+                         MatrixView *out) const;
   // Throws UserError for an inconsistent model (after Read).
   void Check() const;
   // The natural-gradient keys (use-natural-gradient, rank-in, rank-out,

@@ -32,6 +32,9 @@ TEST_CASE("NnetOptimizeOptions defaults are Kaldi's", "[optimize-a]") {
   CHECK(o.max_deriv_time_relative == std::numeric_limits<int32_t>::max());
   CHECK(o.snip_row_ops);
   CHECK(o.memory_compression_level == 1);
+  CHECK(o.fuse_relu_affine);  // ours, not Kaldi's
+  CHECK(o.fuse_scale_add);
+  CHECK(o.fuse_zeroing);
   CHECK_FALSE(o.optimize_looped_computation);
 }
 
@@ -76,12 +79,37 @@ TEST_CASE("NnetOptimizeOptions Read/Write round trip and ==", "[optimize-a]") {
   CHECK_THROWS(a.Read(bad, false));
 }
 
+TEST_CASE("NnetOptimizeOptions writes the fuse-* options only when off",
+          "[optimize-a]") {
+  for (bool binary : {false, true}) {
+    NnetOptimizeOptions a;
+    std::ostringstream kaldi;
+    a.Write(kaldi, binary);
+    CHECK(kaldi.str().find("Fuse") == std::string::npos);
+    a.fuse_scale_add = false;
+    std::ostringstream os;
+    a.Write(os, binary);
+    CHECK(os.str().find("<FuseScaleAdd>") != std::string::npos);
+    NnetOptimizeOptions b;
+    std::istringstream is(os.str());
+    b.Read(is, binary);
+    CHECK(b == a);
+    // A block without them (Kaldi's) reads as all on.
+    std::istringstream is2(kaldi.str());
+    b.Read(is2, binary);
+    CHECK(b == NnetOptimizeOptions());
+  }
+}
+
 TEST_CASE("OptimizationSwitches cover every pass option", "[optimize-a]") {
   NnetOptimizeOptions off = AllPassesOffOptions();
   CHECK(off.optimize);
   CHECK(off.memory_compression_level == 0);
   CHECK_FALSE(off.convert_addition);
-  CHECK(OptimizationSwitches().size() == 15);
+  CHECK_FALSE(off.fuse_relu_affine);
+  CHECK_FALSE(off.fuse_scale_add);
+  CHECK_FALSE(off.fuse_zeroing);
+  CHECK(OptimizationSwitches().size() == 18);
   for (const OptimizationSwitch &s : OptimizationSwitches()) {
     NnetOptimizeOptions o = AllPassesOffOptions();
     s.set(true, &o);
