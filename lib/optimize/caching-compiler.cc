@@ -92,6 +92,10 @@ int32_t CheckedCapacity(int32_t capacity) {
 
 std::string NnetStructureFingerprint(const Nnet &nnet) {
   Fnv1a64 hash;
+  // The computations' format: 2 has the fused commands (kMatrixScaleAdd,
+  // kPropagate's fusion flag), which a build of format 1 would misread, so
+  // that such a build ignores a newer cache as "of a different structure".
+  hash.Add("computation-format 2");
   std::vector<std::string> lines;
   nnet.GetConfigLines(true, &lines);
   for (const std::string &line : lines) hash.Add(line);

@@ -103,8 +103,10 @@ struct CachingCompilerStats {
 // lines with dims, and per component its name, type, dims, properties,
 // whether it is an updatable component with learning rate 0 (which the
 // compiler treats as frozen), and for non-simple components the input
-// indexes it asks for at a few probe outputs. Stable across runs and
-// builds ("fnv1a64-" and 16 hex digits).
+// indexes it asks for at a few probe outputs, and the version of the
+// computation format (bumped when a command's meaning is extended, so that
+// older builds ignore newer caches). Stable across runs and builds of one
+// format ("fnv1a64-" and 16 hex digits).
 std::string NnetStructureFingerprint(const Nnet &nnet);
 
 class CachingOptimizingCompiler {

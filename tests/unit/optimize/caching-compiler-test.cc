@@ -305,6 +305,9 @@ TEST_CASE("structure fingerprint", "[cache]") {
   const std::string fa = NnetStructureFingerprint(a);
   CHECK(fa.rfind("fnv1a64-", 0) == 0);
   CHECK(fa.size() == 8 + 16);
+  // Golden for computation format 2; a build of format 1 gave
+  // fnv1a64-cb392c8bf9b7360e for this network and must not take its caches.
+  CHECK(fa == "fnv1a64-4fa7e0438d8a8864");
   CHECK(fa == NnetStructureFingerprint(b));
   CHECK(fa != NnetStructureFingerprint(c));
   // Freezing a component changes what the compiler does.
