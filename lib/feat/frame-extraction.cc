@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "base/options.h"
+#include "device/host-blas.h"
 
 namespace nnet3 {
 
@@ -175,10 +176,8 @@ void FrameExtractor::Extract(const float *wave, int64_t num_samples,
 }
 
 float LogEnergy(const float *x, int32_t n) {
-  double energy = 0.0;
-  for (int32_t i = 0; i < n; i++) energy += static_cast<double>(x[i]) * x[i];
-  return std::log(std::max(static_cast<float>(energy),
-                           std::numeric_limits<float>::epsilon()));
+  return std::log(
+      std::max(HostDot(n, x, x), std::numeric_limits<float>::epsilon()));
 }
 
 bool CheckSampleFrequency(float wave_freq, const FrameExtractionOptions &opts) {
