@@ -21,6 +21,18 @@ PowerSpectrum::PowerSpectrum(int32_t n) : n_(n) {
   }
   re_.resize(half);
   im_.resize(half);
+  // w^k by Kaldi's recurrence, a float product per k, made once: the values
+  // do not depend on the frame.
+  const float angle = static_cast<float>(-2.0 * M_PI / n);
+  const float root_re = std::cos(angle), root_im = std::sin(angle);
+  float w_re = 1.0f, w_im = 0.0f;
+  for (int32_t k = 1; 2 * k <= half; k++) {
+    const float next_re = w_re * root_re - w_im * root_im;
+    w_im = w_re * root_im + w_im * root_re;
+    w_re = next_re;
+    twiddle_re_.push_back(w_re);
+    twiddle_im_.push_back(w_im);
+  }
 }
 
 // With B = the half-size transform of z_t = x_{2t} + i x_{2t+1}, the
@@ -49,13 +61,8 @@ void PowerSpectrum::Transform(const float *frame, Visit visit) {
   const int32_t *pos = position_.data();
   visit(0, re[pos[0]] + im[pos[0]], 0.0f);
   visit(half, re[pos[0]] - im[pos[0]], 0.0f);
-  const float angle = static_cast<float>(-2.0 * M_PI / n_);
-  const float root_re = std::cos(angle), root_im = std::sin(angle);
-  float w_re = 1.0f, w_im = 0.0f;
   for (int32_t k = 1; 2 * k <= half; k++) {
-    const float next_re = w_re * root_re - w_im * root_im;
-    w_im = w_re * root_im + w_im * root_re;
-    w_re = next_re;
+    const float w_re = twiddle_re_[k - 1], w_im = twiddle_im_[k - 1];
     const int32_t k2 = half - k, a = pos[k], b = pos[k2];
     const float c_re = 0.5f * (re[a] + re[b]), c_im = 0.5f * (im[a] - im[b]);
     const float d_re = 0.5f * (im[a] + im[b]), d_im = -0.5f * (re[a] - re[b]);

@@ -47,6 +47,7 @@ class PowerSpectrum {
   std::unique_ptr<SplitRadixFft> split_;  // n a power of two
   std::unique_ptr<MixedRadixFft> mixed_;  // otherwise
   std::vector<int32_t> position_;  // where the half-size transform's B_j is
+  std::vector<float> twiddle_re_, twiddle_im_;  // w^k, k = 1 .. n/4
   std::vector<float> re_, im_, interleaved_;
 };
 

@@ -43,9 +43,9 @@ class SplitRadixFft {
 
   int32_t m_, log_m_;
   std::vector<int32_t> reversed_;
-  // twiddles_[L] for a stage of 2^L points, L >= 4: for j = 0 .. 2^L/4 - 1
-  // six floats c, -(s + c), s - c of the angle 2 pi j / 2^L and the same of
-  // 3 times it (entries j = 0 and j = 2^L/8 unused).
+  // twiddles_[L] for a stage of 2^L points, L >= 4: six rows of 2^L/4
+  // floats, c, -(s + c), s - c of the angles 2 pi j / 2^L and the same of 3
+  // times them, j = 0 .. 2^L/4 - 1 (j = 0 and j = 2^L/8 unused).
   std::vector<std::vector<float>> twiddles_;
 };
 
