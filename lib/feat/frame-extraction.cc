@@ -161,9 +161,7 @@ void FrameExtractor::Extract(const float *wave, int64_t num_samples,
   std::fill(window + length, window + padded, 0.0f);
   if (opts_.dither != 0.0f) AddDither(window, length);
   if (opts_.remove_dc_offset) {
-    double sum = 0.0;
-    for (int32_t s = 0; s < length; s++) sum += window[s];
-    const float mean = static_cast<float>(sum / length);
+    const float mean = HostSum(length, window) / static_cast<float>(length);
     for (int32_t s = 0; s < length; s++) window[s] -= mean;
   }
   if (raw_log_energy != nullptr) *raw_log_energy = LogEnergy(window, length);
