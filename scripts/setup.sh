@@ -23,7 +23,7 @@ fi
 # MUNGE (the one-node cluster), GNU time.
 packages=(meson ninja-build pkg-config g++ libopenblas-dev libcli11-dev
           libspdlog-dev catch2 python3 libdnnl-dev libfst-dev libfst-tools
-          libfftw3-dev sox)
+          sox)
 if [ ${#targets[@]} -eq 0 ]; then
   packages+=(dataset-fashion-mnist gnuplot-nox python3-numpy python3-torch espeak-ng
              chromium graphviz slurmctld slurmd slurm-client munge time)

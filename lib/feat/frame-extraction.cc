@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "base/options.h"
+#include "device/host-blas.h"
 
 namespace nnet3 {
 
@@ -160,9 +161,7 @@ void FrameExtractor::Extract(const float *wave, int64_t num_samples,
   std::fill(window + length, window + padded, 0.0f);
   if (opts_.dither != 0.0f) AddDither(window, length);
   if (opts_.remove_dc_offset) {
-    double sum = 0.0;
-    for (int32_t s = 0; s < length; s++) sum += window[s];
-    const float mean = static_cast<float>(sum / length);
+    const float mean = HostSum(length, window) / static_cast<float>(length);
     for (int32_t s = 0; s < length; s++) window[s] -= mean;
   }
   if (raw_log_energy != nullptr) *raw_log_energy = LogEnergy(window, length);
@@ -175,10 +174,8 @@ void FrameExtractor::Extract(const float *wave, int64_t num_samples,
 }
 
 float LogEnergy(const float *x, int32_t n) {
-  double energy = 0.0;
-  for (int32_t i = 0; i < n; i++) energy += static_cast<double>(x[i]) * x[i];
-  return std::log(std::max(static_cast<float>(energy),
-                           std::numeric_limits<float>::epsilon()));
+  return std::log(
+      std::max(HostDot(n, x, x), std::numeric_limits<float>::epsilon()));
 }
 
 bool CheckSampleFrequency(float wave_freq, const FrameExtractionOptions &opts) {

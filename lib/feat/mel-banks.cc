@@ -6,6 +6,7 @@
 
 #include "base/error.h"
 #include "base/options.h"
+#include "device/host-blas.h"
 
 namespace nnet3 {
 
@@ -111,9 +112,7 @@ void MelBanks::Compute(const float *power, float *energies) const {
   for (int32_t b = 0; b < n; b++) {
     const float *p = power + bins_[b].first;
     const std::vector<float> &w = bins_[b].weights;
-    float sum = 0.0f;
-    for (size_t k = 0; k < w.size(); k++) sum += w[k] * p[k];
-    energies[b] = sum;
+    energies[b] = HostDot(static_cast<int32_t>(w.size()), w.data(), p);
   }
   if (debug_) {
     std::fprintf(stderr, "MEL BANKS:\n");

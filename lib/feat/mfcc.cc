@@ -6,6 +6,7 @@
 
 #include "base/error.h"
 #include "base/options.h"
+#include "device/host-blas.h"
 
 namespace nnet3 {
 
@@ -56,8 +57,14 @@ MfccComputer::MfccComputer(const MfccOptions &opts)
     NNET3_ERR << "num-ceps cannot be larger than num-mel-bins: --num-ceps="
               << opts.num_ceps << " --num-mel-bins=" << bins;
   if (opts.num_ceps < 1) NNET3_ERR << "--num-ceps must be at least 1";
-  dct_ = DctMatrix(bins);
-  dct_.resize(static_cast<size_t>(opts.num_ceps) * bins);
+  // Rows padded to a multiple of 4 floats, as a Kaldi matrix's are, so that
+  // the BLAS product sees the same layout as Kaldi's.
+  dct_stride_ = (bins + 3) / 4 * 4;
+  const std::vector<float> dct = DctMatrix(bins);
+  dct_.assign(static_cast<size_t>(opts.num_ceps) * dct_stride_, 0.0f);
+  for (int32_t c = 0; c < opts.num_ceps; c++)
+    std::copy_n(dct.begin() + static_cast<size_t>(c) * bins, bins,
+                dct_.begin() + static_cast<size_t>(c) * dct_stride_);
   if (opts.cepstral_lifter != 0.0f)
     lifter_ = LifterCoeffs(opts.cepstral_lifter, opts.num_ceps);
   if (opts.energy_floor > 0.0f) log_energy_floor_ = std::log(opts.energy_floor);
@@ -76,12 +83,9 @@ void MfccComputer::Compute(float raw_log_energy, float vtln_warp, float *frame,
   fft_.Compute(frame, power_.data());
   mel_banks_.Get(vtln_warp).Compute(power_.data(), mel_.data());
   for (int32_t b = 0; b < bins; b++) mel_[b] = std::log(std::max(mel_[b], eps));
-  for (int32_t c = 0; c < opts_.num_ceps; c++) {
-    const float *row = dct_.data() + static_cast<size_t>(c) * bins;
-    float sum = 0.0f;
-    for (int32_t b = 0; b < bins; b++) sum += row[b] * mel_[b];
-    feature[c] = lifter_.empty() ? sum : sum * lifter_[c];
-  }
+  HostGemv(opts_.num_ceps, bins, dct_.data(), dct_stride_, mel_.data(),
+           feature);
+  for (size_t c = 0; c < lifter_.size(); c++) feature[c] *= lifter_[c];
   if (opts_.use_energy) {
     if (opts_.energy_floor > 0.0f && raw_log_energy < log_energy_floor_)
       raw_log_energy = log_energy_floor_;
@@ -91,7 +95,7 @@ void MfccComputer::Compute(float raw_log_energy, float vtln_warp, float *frame,
     float c0 = feature[0];
     std::copy(feature + 1, feature + opts_.num_ceps, feature);
     feature[opts_.num_ceps - 1] =
-        opts_.use_energy ? c0 : c0 * static_cast<float>(M_SQRT2);
+        opts_.use_energy ? c0 : static_cast<float>(c0 * M_SQRT2);
   }
 }
 

@@ -12,7 +12,11 @@
 // if 0). With --use-energy, coefficient 0 is replaced by the log energy
 // (raw: before pre-emphasis and window; else of the windowed frame),
 // floored at log(--energy-floor) when that is > 0. --htk-compat moves
-// coefficient 0 (times sqrt(2) when it is C0) to the end.
+// coefficient 0 (times sqrt(2) when it is C0) to the end. The sums (mel
+// energies, DCT, frame energy) go through OpenBLAS as Kaldi's do
+// (device/host-blas.h), and the FFT is Kaldi's in float
+// (feat/power-spectrum.h): with the same OpenBLAS, the output equals
+// Kaldi's bit for bit at --dither=0.
 #ifndef NNET3_FEAT_MFCC_H_
 #define NNET3_FEAT_MFCC_H_
 
@@ -56,6 +60,7 @@ class MfccComputer {
   MelBanksCache mel_banks_;
   PowerSpectrum fft_;
   std::vector<float> dct_;  // num_ceps x num_bins, row-major
+  int32_t dct_stride_ = 0;
   std::vector<float> lifter_;
   std::vector<float> power_, mel_;
   float log_energy_floor_ = 0.0f;

@@ -1,8 +1,7 @@
 #include "feat/power-spectrum.h"
 
-#include <fftw3.h>
-
-#include <cstring>
+#include <algorithm>
+#include <cmath>
 
 #include "base/error.h"
 
@@ -10,35 +9,82 @@ namespace nnet3 {
 
 PowerSpectrum::PowerSpectrum(int32_t n) : n_(n) {
   NNET3_ASSERT(n >= 2 && n % 2 == 0);
-  in_ = fftw_alloc_real(n);
-  out_ = reinterpret_cast<double *>(fftw_alloc_complex(n / 2 + 1));
-  if (in_ == nullptr || out_ == nullptr)
-    NNET3_ERR << "Out of memory allocating an FFT of size " << n;
-  plan_ = fftw_plan_dft_r2c_1d(n, in_, reinterpret_cast<fftw_complex *>(out_),
-                               FFTW_ESTIMATE);
-  NNET3_ASSERT(plan_ != nullptr);
+  const int32_t half = n / 2;
+  position_.resize(half);
+  if ((n & (n - 1)) == 0) {
+    split_ = std::make_unique<SplitRadixFft>(half);
+    for (int32_t j = 0; j < half; j++) position_[j] = split_->Position(j);
+  } else {
+    mixed_ = std::make_unique<MixedRadixFft>(half);
+    interleaved_.resize(n);
+    for (int32_t j = 0; j < half; j++) position_[j] = j;
+  }
+  re_.resize(half);
+  im_.resize(half);
+  // w^k by Kaldi's recurrence, a float product per k, made once: the values
+  // do not depend on the frame.
+  const float angle = static_cast<float>(-2.0 * M_PI / n);
+  const float root_re = std::cos(angle), root_im = std::sin(angle);
+  float w_re = 1.0f, w_im = 0.0f;
+  for (int32_t k = 1; 2 * k <= half; k++) {
+    const float next_re = w_re * root_re - w_im * root_im;
+    w_im = w_re * root_im + w_im * root_re;
+    w_re = next_re;
+    twiddle_re_.push_back(w_re);
+    twiddle_im_.push_back(w_im);
+  }
 }
 
-PowerSpectrum::~PowerSpectrum() {
-  fftw_destroy_plan(static_cast<fftw_plan>(plan_));
-  fftw_free(in_);
-  fftw_free(out_);
-}
-
-void PowerSpectrum::ComputeComplex(const float *frame, float *re_im) {
-  for (int32_t i = 0; i < n_; i++) in_[i] = frame[i];
-  fftw_execute(static_cast<fftw_plan>(plan_));
-  for (int32_t i = 0; i < n_ + 2; i++) re_im[i] = static_cast<float>(out_[i]);
+// With B = the half-size transform of z_t = x_{2t} + i x_{2t+1}, the
+// transforms of the even and odd samples are C_k = (B_k + B*_{h-k}) / 2 and
+// D_k = (B_k - B*_{h-k}) / 2i, and X_k = C_k + w^k D_k, X_{h-k} = C*_k -
+// (w^k)* D*_k (h = n/2, w = e^{-2 pi i / n}); X_0 and X_h are the sum and
+// difference of B_0's parts.
+template <class Visit>
+void PowerSpectrum::Transform(const float *frame, Visit visit) {
+  const int32_t half = n_ / 2;
+  float *re = re_.data(), *im = im_.data();
+  if (split_ != nullptr) {
+    for (int32_t t = 0; t < half; t++) {
+      re[t] = frame[2 * t];
+      im[t] = frame[2 * t + 1];
+    }
+    split_->ComputeScrambled(re, im);
+  } else {
+    std::copy(frame, frame + n_, interleaved_.data());
+    mixed_->Compute(interleaved_.data());
+    for (int32_t t = 0; t < half; t++) {
+      re[t] = interleaved_[2 * t];
+      im[t] = interleaved_[2 * t + 1];
+    }
+  }
+  const int32_t *pos = position_.data();
+  visit(0, re[pos[0]] + im[pos[0]], 0.0f);
+  visit(half, re[pos[0]] - im[pos[0]], 0.0f);
+  for (int32_t k = 1; 2 * k <= half; k++) {
+    const float w_re = twiddle_re_[k - 1], w_im = twiddle_im_[k - 1];
+    const int32_t k2 = half - k, a = pos[k], b = pos[k2];
+    const float c_re = 0.5f * (re[a] + re[b]), c_im = 0.5f * (im[a] - im[b]);
+    const float d_re = 0.5f * (im[a] + im[b]), d_im = -0.5f * (re[a] - re[b]);
+    visit(k, c_re + (w_re * d_re - w_im * d_im),
+          c_im + (w_re * d_im + w_im * d_re));
+    if (k2 != k)
+      visit(k2, c_re + ((-w_re) * d_re - w_im * (-d_im)),
+            -c_im + ((-w_re) * (-d_im) + w_im * d_re));
+  }
 }
 
 void PowerSpectrum::Compute(const float *frame, float *power) {
-  for (int32_t i = 0; i < n_; i++) in_[i] = frame[i];
-  fftw_execute(static_cast<fftw_plan>(plan_));
-  const int32_t bins = NumBins();
-  for (int32_t k = 0; k < bins; k++) {
-    double re = out_[2 * k], im = out_[2 * k + 1];
-    power[k] = static_cast<float>(re * re + im * im);
-  }
+  Transform(frame, [power](int32_t k, float re, float im) {
+    power[k] = re * re + im * im;
+  });
+}
+
+void PowerSpectrum::ComputeComplex(const float *frame, float *re_im) {
+  Transform(frame, [re_im](int32_t k, float re, float im) {
+    re_im[2 * k] = re;
+    re_im[2 * k + 1] = im;
+  });
 }
 
 }  // namespace nnet3
