@@ -74,7 +74,9 @@ fi
 if [ $stage -le 1 ]; then
   echo "$0: dumping the diagnostic egs"
   step=$(( num_utts / num_train_diagnostic )); [ $step -lt 1 ] && step=1
-  awk -v s=$step 'NR % s == 0' $data/$feats | head -n $num_train_diagnostic \
+  # (one awk, no head: head exiting first would kill awk with SIGPIPE,
+  # which pipefail turns into a silent failure of this script.)
+  awk -v s=$step -v n=$num_train_diagnostic 'NR % s == 0 && k++ < n' $data/$feats \
     > $dir/train_diagnostic.scp
   $cmd $dir/log/get_valid_egs.log \
     nnet3-get-egs $opts scp:$valid/$feats ark:$valid/$post ark:$dir/valid_diagnostic.egs
