@@ -9,6 +9,7 @@
 #include "base/log.h"
 #include "compile/nnet-context.h"
 #include "device/device.h"
+#include "device/host-blas.h"
 #include "util/kaldi-io.h"
 
 namespace nnet3 {
@@ -194,18 +195,15 @@ void ReadNnetAndLogPriors(const std::string &rxfilename, bool use_priors,
 
 namespace {
 
-// A vector's sum as Kaldi's Sum(): accumulated in double, returned as
-// float.
-float HostSum(const std::vector<float> &v) {
-  double sum = 0.0;
-  for (float x : v) sum += x;
-  return static_cast<float>(sum);
+// A vector's sum as Kaldi's VectorBase::Sum() forms it (device/host-blas).
+float Sum(const std::vector<float> &v) {
+  return HostSum(static_cast<int32_t>(v.size()), v.data());
 }
 
 // Kaldi's one-sided K-L divergence from p to q (each normalized), with
 // Kaldi's float arithmetic.
 double KlDivergence(const std::vector<float> &p, const std::vector<float> &q) {
-  const float sum_p = HostSum(p), sum_q = HostSum(q);
+  const float sum_p = Sum(p), sum_q = Sum(q);
   if (std::fabs(sum_p - 1.0) > 0.01 || std::fabs(sum_q - 1.0) > 0.01)
     NNET3_WARN << "KlDivergence: vectors are not close to being normalized "
                << sum_p << ", " << sum_q;
@@ -221,7 +219,7 @@ double KlDivergence(const std::vector<float> &p, const std::vector<float> &q) {
 
 void AdjustPriors(const VectorView &posterior_sum, AmNnetSimple *am_nnet) {
   std::vector<float> new_priors = posterior_sum.ToHost();
-  const float sum = HostSum(new_priors);
+  const float sum = Sum(new_priors);
   if (!(sum > 0.0f))
     NNET3_ERR << "The summed posteriors add up to " << sum
               << "; they must be positive";

@@ -57,14 +57,6 @@ bool DeadAfter(const Analyzer &a, const NnetComputation &c, int32_t s,
   return true;
 }
 
-bool Overlap(const Analyzer &a, int32_t s1, int32_t s2) {
-  std::vector<int32_t> v1 = VariablesOf(a, s1), v2 = VariablesOf(a, s2);
-  std::vector<int32_t> both;
-  std::set_intersection(v1.begin(), v1.end(), v2.begin(), v2.end(),
-                        std::back_inserter(both));
-  return !both.empty();
-}
-
 // A propagate that runs unfused, without memo or stats.
 bool IsPlainPropagate(const Command &c) {
   return c.command_type == kPropagate && c.Fusion() == 0 && c.arg5 <= 0 &&
@@ -122,7 +114,8 @@ bool FuseScaleAndAdd(const Nnet &nnet, NnetComputation *computation) {
     if (k2 < 0) continue;
     Command &add = commands[k2];
     if (add.command_type != kMatrixAdd || add.arg1 != s || add.alpha != 1.0f ||
-        Overlap(a, s, add.arg2))
+        SubmatrixInfosOverlap(computation->submatrices[s],
+                              computation->submatrices[add.arg2]))
       continue;
     add.command_type = kMatrixScaleAdd;
     add.alpha = scale.alpha;
@@ -147,7 +140,9 @@ bool FuseZeroing(const Nnet &nnet, NnetComputation *computation) {
     if (p < 0) continue;
     Command &prop = commands[p];
     if (!IsPlainPropagate(prop) || prop.arg4 != s ||
-        (prop.arg3 > 0 && Overlap(a, s, prop.arg3)))
+        (prop.arg3 > 0 &&
+         SubmatrixInfosOverlap(computation->submatrices[s],
+                               computation->submatrices[prop.arg3])))
       continue;
     const Component *component = nnet.GetComponent(prop.arg1);
     if (!(component->Properties() & kPropagateAdds) ||
